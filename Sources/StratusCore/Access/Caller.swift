@@ -1,0 +1,42 @@
+import StratusModel
+
+/// Who is calling, as the server established it from the request's credentials.
+public enum Caller: Sendable, Hashable {
+    /// A signed-in user (API token plus web auth token).
+    case user(userRecordName: String)
+    /// Only a valid API token: may read what World may read.
+    case anonymous
+
+    public var userRecordName: String? {
+        if case .user(let name) = self { return name }
+        return nil
+    }
+}
+
+/// The database a request addresses: `{container}/{environment}/{scope}` from the path.
+public struct DatabaseRef: Sendable, Hashable {
+    public var container: String
+    public var environment: ContainerEnvironment
+    public var scope: DatabaseScope
+
+    public init(container: String, environment: ContainerEnvironment, scope: DatabaseScope) {
+        self.container = container
+        self.environment = environment
+        self.scope = scope
+    }
+}
+
+/// An authenticated request's target: the database and the caller, resolved by the server
+/// before any Core service runs.
+public struct RequestScope: Sendable, Hashable {
+    public var database: DatabaseRef
+    public var caller: Caller
+    /// The device a client names (`X-Stratus-Device-ID`), stamped on the records it writes.
+    public var deviceID: String?
+
+    public init(database: DatabaseRef, caller: Caller, deviceID: String? = nil) {
+        self.database = database
+        self.caller = caller
+        self.deviceID = deviceID
+    }
+}

@@ -1,0 +1,45 @@
+import StratusModel
+import StratusStore
+
+/// Decides which stored database and zone a request may address.
+///
+/// A private database belongs to the caller alone: a zone ID naming another owner is answered
+/// as if the zone did not exist, so one account can never see or touch another's private data.
+struct DatabaseAccess: Sendable {
+    let configuration: CoreConfiguration
+
+    /// The stored database the request addresses.
+    /// - Throws: `AUTHENTICATION_REQUIRED` (421) for private and shared without a user;
+    ///   `BAD_REQUEST` for databases this server does not serve yet.
+    func database(for scope: RequestScope) throws(CoreError) -> DatabaseKey {
+        let ref = scope.database
+        switch ref.scope {
+        case .private:
+            guard let user = scope.caller.userRecordName else { throw authenticationRequired }
+            return DatabaseKey(container: ref.container, environment: ref.environment, scope: .private, owner: user)
+        case .shared:
+            guard scope.caller.userRecordName != nil else { throw authenticationRequired }
+            throw CoreError.badRequest("The shared database is not served by this server version yet")
+        case .public:
+            throw CoreError.badRequest("The public database is not served by this server version yet")
+        }
+    }
+
+    var authenticationRequired: CoreError {
+        CoreError(.authenticationRequired, "request needs authorization", redirectURL: configuration.signInURL)
+    }
+
+    /// The zone a zone ID names within `database`, or `nil` when the ID names another owner.
+    func zoneKey(_ zoneID: ZoneID?, in database: DatabaseKey) -> ZoneKey? {
+        let zoneID = zoneID ?? .defaultZone()
+        if let owner = zoneID.ownerRecordName, owner != ZoneID.currentUserOwnerName, owner != database.owner {
+            return nil
+        }
+        return ZoneKey(database: database, name: zoneID.zoneName)
+    }
+
+    /// The zone ID the server emits for a zone of `database`.
+    func zoneID(named name: String, in database: DatabaseKey) -> ZoneID {
+        ZoneID(zoneName: name, ownerRecordName: database.owner)
+    }
+}

@@ -1,0 +1,109 @@
+import StratusModel
+import StratusStore
+
+/// changes/database, changes/zone and their older aliases zones/changes and records/changes.
+///
+/// A zone page holds the latest version of each record changed after the token, tombstones
+/// included, in sequence order; a token below the zone's compaction horizon is expired.
+public struct ChangeService: Sendable {
+    let store: any RecordStore
+    let access: DatabaseAccess
+    let defaultZones: DefaultZones
+    let configuration: CoreConfiguration
+
+    /// Zones created, changed or deleted since the database token.
+    /// - Throws: ``CoreError``: `BAD_REQUEST` for a token that is not a database token.
+    public func databaseChanges(_ request: DatabaseChangesRequest, scope: RequestScope) async throws(CoreError) -> DatabaseChangesResponse {
+        let database = try access.database(for: scope)
+        let limit = try pageSize(request.resultsLimit)
+        var after: Int64 = 0
+        if let text = request.syncToken {
+            guard let token = ChangeToken(encoded: text), token.kind == .database else {
+                throw CoreError.badRequest("syncToken is not a database change token")
+            }
+            after = token.sequence
+        }
+        do {
+            try await defaultZones.ensure(in: database)
+            let page = try await store.databaseChanges(in: database, after: after, limit: limit)
+            let zones = page.zones.map { zone in
+                Zone(zoneID: access.zoneID(named: zone.name, in: database), deleted: zone.isDeleted ? true : nil)
+            }
+            let token = ChangeToken(kind: .database, sequence: page.throughSeq).encoded
+            return DatabaseChangesResponse(zones: zones, syncToken: token, moreComing: page.moreComing)
+        } catch {
+            throw CoreError(error)
+        }
+    }
+
+    /// One page of changes for each requested zone; a zone's failure is an entry in its place.
+    public func zoneChanges(_ request: ZoneChangesRequest, scope: RequestScope) async throws(CoreError) -> ZoneChangesResponse {
+        let database = try access.database(for: scope)
+        guard request.zones.count <= configuration.limits.operationsPerRequest else {
+            throw CoreError.badRequest("too many zones: \(request.zones.count)")
+        }
+        var results: [ZoneChangesResult] = []
+        for options in request.zones {
+            do throws(CoreError) {
+                let page = try await page(
+                    zoneID: options.zoneID, syncToken: options.syncToken,
+                    resultsLimit: options.resultsLimit ?? request.resultsLimit,
+                    desiredKeys: options.desiredKeys ?? request.desiredKeys,
+                    recordTypes: options.desiredRecordTypes ?? request.desiredRecordTypes,
+                    database: database
+                )
+                results.append(.page(page))
+            } catch {
+                if error.code == .internalError || error.code == .tryAgainLater { throw error }
+                results.append(.failure(ZoneError(zoneID: options.zoneID, error)))
+            }
+        }
+        return ZoneChangesResponse(zones: results)
+    }
+
+    /// The older single-zone feed: the same page, failures at request level.
+    public func recordChanges(_ request: RecordChangesRequest, scope: RequestScope) async throws(CoreError) -> RecordChangesResponse {
+        let database = try access.database(for: scope)
+        let page = try await page(
+            zoneID: request.zoneID, syncToken: request.syncToken, resultsLimit: request.resultsLimit,
+            desiredKeys: request.desiredKeys, recordTypes: request.desiredRecordTypes, database: database
+        )
+        return RecordChangesResponse(records: page.records, syncToken: page.syncToken, moreComing: page.moreComing)
+    }
+
+    private func page(
+        zoneID: ZoneID, syncToken: String?, resultsLimit: Int?, desiredKeys: [String]?, recordTypes: [String]?,
+        database: DatabaseKey
+    ) async throws(CoreError) -> ZoneChangesPage {
+        let limit = try pageSize(resultsLimit)
+        guard let key = access.zoneKey(zoneID, in: database) else { throw CoreError(.zoneNotFound, "Zone not found") }
+        var generation: Int64?
+        var after: Int64 = 0
+        if let syncToken {
+            guard let token = ChangeToken(encoded: syncToken), token.kind == .zone else {
+                throw CoreError.badRequest("syncToken is not a zone change token")
+            }
+            generation = token.zoneGeneration
+            after = token.sequence
+        }
+        do {
+            if key.name == ZoneID.defaultZoneName { try await defaultZones.ensure(in: database) }
+            let page = try await store.changes(in: key, generation: generation, after: after, recordTypes: recordTypes, limit: limit)
+            let mapper = RecordMapper(zoneID: access.zoneID(named: key.name, in: database))
+            let token = ChangeToken(kind: .zone, zoneGeneration: page.zone.id, sequence: page.throughSeq).encoded
+            return ZoneChangesPage(
+                zoneID: mapper.zoneID, records: page.records.map { mapper.record($0, desiredKeys: desiredKeys) },
+                syncToken: token, moreComing: page.moreComing
+            )
+        } catch {
+            throw CoreError(error)
+        }
+    }
+
+    private func pageSize(_ resultsLimit: Int?) throws(CoreError) -> Int {
+        let maximum = configuration.limits.resultsPerPage
+        guard let resultsLimit else { return maximum }
+        guard resultsLimit > 0 else { throw CoreError.badRequest("resultsLimit must be at least 1") }
+        return min(resultsLimit, maximum)
+    }
+}

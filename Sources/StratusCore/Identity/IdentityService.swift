@@ -1,0 +1,152 @@
+import Synchronization
+import StratusModel
+import StratusStore
+
+/// Containers, accounts and credentials: resolves a request's tokens to a ``Caller`` and mints
+/// new credentials. Secrets are hashed (SHA-256) before they reach the store; resolved hashes are
+/// cached in memory, so a request costs no credential query after the first.
+public struct IdentityService: Sendable {
+    let store: any IdentityStore
+    let configuration: CoreConfiguration
+    let cache: CredentialCache
+
+    // MARK: - Authentication
+
+    /// Resolves the CKWS credentials of a request to `database`.
+    /// - Throws: `AUTHENTICATION_FAILED` (401) for a missing or unknown API token, one of another
+    ///   container or environment, or an unknown or expired web auth token.
+    public func authenticate(apiToken: String?, webAuthToken: String?, for database: DatabaseRef) async throws(CoreError) -> Caller {
+        guard let apiToken, !apiToken.isEmpty else {
+            throw CoreError(.authenticationFailed, "missing ckAPIToken")
+        }
+        let granted = try await resolveAPIToken(apiToken)
+        guard let granted, granted.container == database.container, granted.environment == database.environment else {
+            throw CoreError(.authenticationFailed, "invalid ckAPIToken for \(database.container) (\(database.environment.rawValue))")
+        }
+        guard let webAuthToken, !webAuthToken.isEmpty else { return .anonymous }
+        guard let session = try await resolveWebAuthToken(webAuthToken), session.container == database.container else {
+            throw CoreError(.authenticationFailed, "invalid ckWebAuthToken")
+        }
+        if let expiresAt = session.expiresAt, expiresAt < configuration.now() {
+            throw CoreError(.authenticationRequired, "web auth token expired", redirectURL: configuration.signInURL)
+        }
+        return .user(userRecordName: session.userRecordName)
+    }
+
+    /// Whether `token` is an admin token.
+    public func isAdmin(token: String) async throws(CoreError) -> Bool {
+        do {
+            return try await store.adminTokenExists(hash: Secrets.hash(token))
+        } catch {
+            throw CoreError(error)
+        }
+    }
+
+    private func resolveAPIToken(_ token: String) async throws(CoreError) -> StoredAPIToken? {
+        let hash = Secrets.hash(token)
+        if let cached = cache.apiTokens.withLock({ $0[hash] }) { return cached }
+        do {
+            let stored = try await store.apiToken(hash: hash)
+            if let stored { cache.apiTokens.withLock { $0[hash] = stored } }
+            return stored
+        } catch {
+            throw CoreError(error)
+        }
+    }
+
+    private func resolveWebAuthToken(_ token: String) async throws(CoreError) -> StoredWebAuthToken? {
+        let hash = Secrets.hash(token)
+        if let cached = cache.webAuthTokens.withLock({ $0[hash] }) { return cached }
+        do {
+            let stored = try await store.webAuthToken(hash: hash)
+            if let stored { cache.webAuthTokens.withLock { $0[hash] = stored } }
+            return stored
+        } catch {
+            throw CoreError(error)
+        }
+    }
+
+    // MARK: - Provisioning
+
+    /// Creates a container (idempotent).
+    public func createContainer(_ identifier: String) async throws(CoreError) {
+        guard NameRules.isValidRecordName(identifier), !identifier.contains("/") else {
+            throw CoreError.badRequest("invalid container identifier '\(identifier)'")
+        }
+        do { try await store.createContainer(identifier) } catch { throw CoreError(error) }
+    }
+
+    /// Mints an API token for a container environment; the token is returned once, stored hashed.
+    public func createAPIToken(container: String, environment: ContainerEnvironment) async throws(CoreError) -> String {
+        let token = Secrets.hexToken()
+        let exists: Bool
+        do { exists = try await store.containerExists(container) } catch { throw CoreError(error) }
+        guard exists else { throw CoreError(.notFound, "no container '\(container)'") }
+        do {
+            try await store.addAPIToken(hash: Secrets.hash(token), container: container, environment: environment)
+        } catch {
+            throw CoreError(error)
+        }
+        return token
+    }
+
+    /// Creates an account with a new user record name.
+    /// - Throws: `EXISTS` when the email is taken; `BAD_REQUEST` for an invalid email.
+    public func createAccount(email: String, givenName: String?, familyName: String?) async throws(CoreError) -> AccountInfo {
+        guard email.contains("@"), email.utf8.count <= 254, !email.contains(where: \.isWhitespace) else {
+            throw CoreError.badRequest("invalid email '\(email)'")
+        }
+        let account = StoredAccount(userRecordName: Secrets.userRecordName(), email: email, givenName: givenName, familyName: familyName)
+        do {
+            try await store.createAccount(account)
+        } catch where error.kind == .duplicate {
+            throw CoreError(.exists, "an account with email \(email) exists")
+        } catch {
+            throw CoreError(error)
+        }
+        return AccountInfo(account)
+    }
+
+    /// The account with this user record name or email.
+    public func account(userRecordName: String? = nil, email: String? = nil) async throws(CoreError) -> AccountInfo? {
+        do {
+            if let userRecordName { return try await store.account(userRecordName: userRecordName).map(AccountInfo.init) }
+            if let email { return try await store.account(email: email).map(AccountInfo.init) }
+            return nil
+        } catch {
+            throw CoreError(error)
+        }
+    }
+
+    /// Signs `userRecordName` in to `container`: a new web auth token, returned once.
+    public func createWebAuthToken(userRecordName: String, container: String, expiresAt: Int64? = nil) async throws(CoreError) -> String {
+        let token = Secrets.webAuthToken()
+        let session = StoredWebAuthToken(userRecordName: userRecordName, container: container, expiresAt: expiresAt)
+        do {
+            try await store.addWebAuthToken(hash: Secrets.hash(token), token: session)
+        } catch {
+            throw CoreError(error)
+        }
+        return token
+    }
+
+    /// Stores `token` as an admin token (hashed).
+    public func addAdminToken(_ token: String) async throws(CoreError) {
+        do { try await store.addAdminToken(hash: Secrets.hash(token)) } catch { throw CoreError(error) }
+    }
+
+    /// A fresh admin token (not yet stored).
+    public func newAdminToken() -> String { Secrets.hexToken() }
+}
+
+/// Resolved credential hashes, so repeated requests skip the credential queries.
+final class CredentialCache: Sendable {
+    let apiTokens = Mutex<[String: StoredAPIToken]>([:])
+    let webAuthTokens = Mutex<[String: StoredWebAuthToken]>([:])
+}
+
+extension AccountInfo {
+    init(_ account: StoredAccount) {
+        self.init(userRecordName: account.userRecordName, email: account.email, givenName: account.givenName, familyName: account.familyName)
+    }
+}

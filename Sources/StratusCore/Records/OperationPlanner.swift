@@ -1,0 +1,110 @@
+import Foundation
+import StratusModel
+import StratusStore
+
+/// Turns the operations of one records/modify request into store writes: names checked,
+/// change-tag preconditions chosen, field types resolved against the schema. An operation that
+/// cannot become a write gets its per-item error here, before the store is touched.
+struct OperationPlanner {
+    /// One operation, planned: a write for the store, or the error that replaces it.
+    enum Plan {
+        case write(RecordWrite, desiredKeys: [String]?)
+        case failure(RecordError)
+    }
+
+    let schema: SchemaCache.Schema
+    /// Existing record types for operations that give no `recordType`.
+    let existingTypes: [String: String]
+    let mayLearn: Bool
+
+    /// Fields the schema does not know yet, to learn in the batch.
+    private(set) var newFields: [SchemaField] = []
+    private var pendingTypes: [String: [String: FieldType]] = [:]
+
+    init(schema: SchemaCache.Schema, existingTypes: [String: String], mayLearn: Bool) {
+        self.schema = schema
+        self.existingTypes = existingTypes
+        self.mayLearn = mayLearn
+    }
+
+    /// The record names the request's operations address (generated for creates without one).
+    static func names(of operations: [RecordOperation]) -> [String] {
+        operations.map { $0.record.recordName ?? UUID().uuidString }
+    }
+
+    mutating func plan(_ operation: RecordOperation, name: String, requestDesiredKeys: [String]?) -> Plan {
+        let record = operation.record
+        func failure(_ code: ServerErrorCode, _ reason: String) -> Plan {
+            .failure(RecordError(recordName: name, serverErrorCode: code, reason: reason, uuid: UUID().uuidString))
+        }
+        guard NameRules.isValidRecordName(name) else {
+            return failure(.badRequest, "invalid recordName '\(name)'")
+        }
+        let desiredKeys = operation.desiredKeys ?? requestDesiredKeys
+        let type = operation.operationType
+        let tag = record.recordChangeTag
+        if tag == nil, type == .update || type == .replace || type == .delete {
+            return failure(.badRequest, "\(type.rawValue) requires the record's recordChangeTag")
+        }
+        let precondition: RecordWrite.Precondition = tag.map { type == .create || type.rawValue.hasPrefix("force") ? .none : .changeTag($0) } ?? .none
+        if type.isDelete {
+            let write = RecordWrite(name: name, action: .delete, precondition: precondition, recordType: nil)
+            return .write(write, desiredKeys: desiredKeys)
+        }
+        let recordType = record.recordType ?? existingTypes[name]
+        if let recordType, !NameRules.isValidIdentifier(recordType) {
+            return failure(.badRequest, "invalid recordType '\(recordType)'")
+        }
+        if type == .create && recordType == nil {
+            return failure(.badRequest, "create requires a recordType")
+        }
+        var fields: [String: Field] = [:]
+        for (fieldName, field) in record.fields ?? [:] {
+            guard NameRules.isValidIdentifier(fieldName) else {
+                return failure(.badRequest, "invalid field name '\(fieldName)'")
+            }
+            guard let recordType else {
+                fields[fieldName] = field
+                continue
+            }
+            switch resolve(field, named: fieldName, of: recordType) {
+            case .success(let resolved): fields[fieldName] = resolved
+            case .failure(let mismatch): return failure(.badRequest, mismatch.reason)
+            }
+        }
+        let action: RecordWrite.Action =
+            switch type {
+            case .create: .create
+            case .replace, .forceReplace: .save(replace: true)
+            default: .save(replace: false)
+            }
+        let write = RecordWrite(
+            name: name, action: action, precondition: precondition, recordType: recordType,
+            fields: fields, parentName: record.parent?.recordName
+        )
+        return .write(write, desiredKeys: desiredKeys)
+    }
+
+    private struct TypeMismatch: Error {
+        var reason: String
+    }
+
+    /// The field with its type resolved: a bare value takes the schema's type; a typed value
+    /// must match it. A field the schema lacks is learned (in development).
+    private mutating func resolve(_ field: Field, named name: String, of recordType: String) -> Result<Field, TypeMismatch> {
+        let known = schema[recordType]?[name] ?? pendingTypes[recordType]?[name]
+        guard let known else {
+            guard mayLearn else {
+                return .failure(TypeMismatch(reason: "field '\(name)' is not in the production schema of '\(recordType)'"))
+            }
+            pendingTypes[recordType, default: [:]][name] = field.type
+            newFields.append(SchemaField(recordType: recordType, fieldName: name, type: field.type))
+            return .success(Field(field.value, type: field.type))
+        }
+        if field.isTypeInferred, let resolved = field.resolved(as: known) { return .success(resolved) }
+        guard field.type == known else {
+            return .failure(TypeMismatch(reason: "field '\(name)' of '\(recordType)' has type \(known.rawValue), not \(field.type.rawValue)"))
+        }
+        return .success(field)
+    }
+}

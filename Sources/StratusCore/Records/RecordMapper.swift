@@ -1,0 +1,41 @@
+import StratusModel
+import StratusStore
+
+/// Turns stored records into the wire's record dictionaries, applying `desiredKeys`.
+struct RecordMapper: Sendable {
+    let zoneID: ZoneID
+
+    /// The full record dictionary; `desiredKeys` limits the user fields (`[]` = system fields only).
+    func record(_ stored: StoredRecord, desiredKeys: [String]?) -> Record {
+        if stored.deleted {
+            return .tombstone(recordName: stored.name, recordType: stored.type, zoneID: zoneID)
+        }
+        var record = Record(recordName: stored.name, recordType: stored.type, recordChangeTag: stored.changeTag)
+        if let desiredKeys {
+            var fields: [String: Field] = [:]
+            for key in desiredKeys {
+                if let field = stored.fields[key] { fields[key] = field }
+            }
+            record.fields = fields
+        } else {
+            record.fields = stored.fields
+        }
+        record.pluginFields = [:]
+        record.created = stored.created
+        record.modified = stored.modified
+        record.deleted = false
+        record.zoneID = zoneID
+        if let parent = stored.parentName { record.parent = RecordPointer(recordName: parent) }
+        if let share = stored.shareName { record.share = RecordPointer(recordName: share, zoneID: zoneID) }
+        record.shortGUID = stored.shortGUID
+        return record
+    }
+
+    /// The entry of a successful delete.
+    func deleted(_ name: String) -> Record {
+        var record = Record(recordName: name)
+        record.deleted = true
+        record.zoneID = zoneID
+        return record
+    }
+}

@@ -1,0 +1,45 @@
+import Synchronization
+import StratusModel
+import StratusStore
+
+/// The learned field types of each container environment, cached in memory so resolving a
+/// save's field types costs no query. The store stays the authority: it re-checks every type
+/// inside the batch transaction, so a race between two first saves cannot store two types.
+final class SchemaCache: Sendable {
+    typealias Schema = [String: [String: FieldType]]
+
+    private struct Key: Hashable {
+        var container: String
+        var environment: ContainerEnvironment
+    }
+
+    private let schemas = Mutex<[Key: Schema]>([:])
+    private let store: any RecordStore
+
+    init(store: any RecordStore) {
+        self.store = store
+    }
+
+    /// The schema of a container environment (loaded from the store on first use).
+    func schema(container: String, environment: ContainerEnvironment) async throws(StoreError) -> Schema {
+        let key = Key(container: container, environment: environment)
+        if let cached = schemas.withLock({ $0[key] }) { return cached }
+        let loaded = try await store.schema(container: container, environment: environment)
+        return schemas.withLock { cache in
+            let merged = cache[key, default: [:]].merging(loaded) { current, stored in current.merging(stored) { _, new in new } }
+            cache[key] = merged
+            return merged
+        }
+    }
+
+    /// Records field types a committed batch taught the store.
+    func learn(_ fields: [SchemaField], container: String, environment: ContainerEnvironment) {
+        guard !fields.isEmpty else { return }
+        let key = Key(container: container, environment: environment)
+        schemas.withLock { cache in
+            for field in fields where cache[key]?[field.recordType]?[field.fieldName] == nil {
+                cache[key, default: [:]][field.recordType, default: [:]][field.fieldName] = field.type
+            }
+        }
+    }
+}

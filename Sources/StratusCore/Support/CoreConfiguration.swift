@@ -1,0 +1,21 @@
+import Foundation
+import StratusModel
+
+/// What Core needs to know that is chosen at start-up: limits, the clock, where sign-in lives.
+public struct CoreConfiguration: Sendable {
+    public var limits: ServiceLimits
+    /// The sign-in page sent as `redirectURL` with AUTHENTICATION_REQUIRED.
+    public var signInURL: String
+    /// Milliseconds since 1970; injected so tests can pin time.
+    public var now: @Sendable () -> Int64
+
+    public init(
+        limits: ServiceLimits = .strict,
+        signInURL: String = "http://127.0.0.1:8080/stratus/v1/auth/signin",
+        now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+    ) {
+        self.limits = limits
+        self.signInURL = signInURL
+        self.now = now
+    }
+}

@@ -1,0 +1,51 @@
+import StratusModel
+import StratusStore
+
+/// A request-level failure in CloudKit's terms: the server answers it with the code's HTTP
+/// status and an ``ErrorBody``. Per-item failures are values inside a 200 instead.
+public struct CoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var code: ServerErrorCode
+    public var reason: String
+    public var retryAfter: Int?
+    public var redirectURL: String?
+    /// The native CKError code, where the web code is ambiguous (see ``CKErrorCodeNumber``).
+    public var ckErrorCode: Int?
+
+    public init(_ code: ServerErrorCode, _ reason: String, retryAfter: Int? = nil, redirectURL: String? = nil, ckErrorCode: Int? = nil) {
+        self.code = code
+        self.reason = reason
+        self.retryAfter = retryAfter
+        self.redirectURL = redirectURL
+        self.ckErrorCode = ckErrorCode
+    }
+
+    public var description: String { "\(code): \(reason)" }
+
+    public static func badRequest(_ reason: String) -> CoreError { CoreError(.badRequest, reason) }
+
+    /// The error for a change token older than the zone's history (CKError.changeTokenExpired).
+    public static let changeTokenExpired = CoreError(
+        .badRequest,
+        "Change token expired: client knowledge differs from server knowledge. Fetch again without a syncToken.",
+        ckErrorCode: CKErrorCodeNumber.changeTokenExpired
+    )
+
+    /// Translates a store failure that reached a request boundary.
+    init(_ error: StoreError) {
+        switch error.kind {
+        case .zoneNotFound: self.init(.zoneNotFound, "Zone not found")
+        case .zoneExists: self.init(.exists, "Zone already exists")
+        case .tokenExpired: self = .changeTokenExpired
+        case .duplicate: self.init(.exists, "Resource already exists")
+        case .busy: self.init(.tryAgainLater, "The server is busy; try again", retryAfter: 1)
+        case .failure: self.init(.internalError, "Internal error")
+        }
+    }
+}
+
+extension ZoneError {
+    /// A per-zone error carrying a request-level failure's code and reason.
+    init(zoneID: ZoneID, _ error: CoreError) {
+        self.init(zoneID: zoneID, serverErrorCode: error.code, reason: error.reason, ckErrorCode: error.ckErrorCode)
+    }
+}

@@ -1,0 +1,24 @@
+import StratusStore
+
+/// Every Core service over one store, built once at start-up and shared by all requests.
+public struct StratusServices: Sendable {
+    public let records: RecordService
+    public let zones: ZoneService
+    public let changes: ChangeService
+    public let identity: IdentityService
+    public let admin: AdminService
+    public let configuration: CoreConfiguration
+
+    public init(store: any RecordStore & IdentityStore, configuration: CoreConfiguration = CoreConfiguration()) {
+        let access = DatabaseAccess(configuration: configuration)
+        let defaultZones = DefaultZones(store: store)
+        self.records = RecordService(
+            store: store, access: access, schema: SchemaCache(store: store), defaultZones: defaultZones, configuration: configuration
+        )
+        self.zones = ZoneService(store: store, access: access, defaultZones: defaultZones, configuration: configuration)
+        self.changes = ChangeService(store: store, access: access, defaultZones: defaultZones, configuration: configuration)
+        self.identity = IdentityService(store: store, configuration: configuration, cache: CredentialCache())
+        self.admin = AdminService(store: store)
+        self.configuration = configuration
+    }
+}

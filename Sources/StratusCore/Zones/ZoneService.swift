@@ -1,0 +1,96 @@
+import StratusModel
+import StratusStore
+
+/// zones/list, zones/lookup and zones/modify.
+public struct ZoneService: Sendable {
+    let store: any RecordStore
+    let access: DatabaseAccess
+    let defaultZones: DefaultZones
+    let configuration: CoreConfiguration
+
+    /// Every zone of the database with its current sync token (the default zone included).
+    public func list(scope: RequestScope) async throws(CoreError) -> ZonesResponse {
+        let database = try access.database(for: scope)
+        do {
+            try await defaultZones.ensure(in: database)
+            let zones = try await store.zones(in: database)
+            return ZonesResponse(zones: zones.map { .zone(wireZone($0, in: database)) })
+        } catch {
+            throw CoreError(error)
+        }
+    }
+
+    /// The named zones; an unknown one is a `ZONE_NOT_FOUND` entry.
+    public func lookup(_ request: LookupZonesRequest, scope: RequestScope) async throws(CoreError) -> ZonesResponse {
+        let database = try access.database(for: scope)
+        try checkCount(request.zones.count)
+        do {
+            try await defaultZones.ensure(in: database)
+            var results: [ZoneResult] = []
+            for zoneID in request.zones {
+                guard let key = access.zoneKey(zoneID, in: database), let zone = try await store.zone(key) else {
+                    results.append(.failure(ZoneError(zoneID: zoneID, serverErrorCode: .zoneNotFound, reason: "Zone not found")))
+                    continue
+                }
+                results.append(.zone(wireZone(zone, in: database)))
+            }
+            return ZonesResponse(zones: results)
+        } catch {
+            throw CoreError(error)
+        }
+    }
+
+    /// Creates and deletes zones in order. Creating an existing zone returns it; deleting a zone
+    /// deletes its records and reports it in the database change feed as deleted.
+    public func modify(_ request: ModifyZonesRequest, scope: RequestScope) async throws(CoreError) -> ZonesResponse {
+        let database = try access.database(for: scope)
+        try checkCount(request.operations.count)
+        var results: [ZoneResult] = []
+        for operation in request.operations {
+            let zoneID = operation.zone.zoneID
+            func failure(_ code: ServerErrorCode, _ reason: String) -> ZoneResult {
+                .failure(ZoneError(zoneID: zoneID, serverErrorCode: code, reason: reason))
+            }
+            guard let key = access.zoneKey(zoneID, in: database) else {
+                results.append(failure(.zoneNotFound, "Zone not found"))
+                continue
+            }
+            if key.name == ZoneID.defaultZoneName {
+                results.append(failure(.badRequest, "the default zone cannot be \(operation.operationType == .create ? "created" : "deleted")"))
+                continue
+            }
+            guard NameRules.isValidZoneName(key.name) else {
+                results.append(failure(.badRequest, "invalid zoneName '\(key.name)'"))
+                continue
+            }
+            do {
+                switch operation.operationType {
+                case .create:
+                    let zone = try await store.createZone(key, atomic: true)
+                    results.append(.zone(wireZone(zone, in: database)))
+                case .delete:
+                    let zone = try await store.deleteZone(key)
+                    results.append(.zone(Zone(zoneID: access.zoneID(named: zone.name, in: database), deleted: true)))
+                }
+            } catch where error.kind == .zoneNotFound {
+                results.append(failure(.zoneNotFound, "Zone not found"))
+            } catch {
+                throw CoreError(error)
+            }
+        }
+        return ZonesResponse(zones: results)
+    }
+
+    private func checkCount(_ count: Int) throws(CoreError) {
+        let limit = configuration.limits.operationsPerRequest
+        guard count <= limit else { throw CoreError.badRequest("too many zones: \(count) (limit \(limit) per request)") }
+    }
+
+    private func wireZone(_ zone: StoredZone, in database: DatabaseKey) -> Zone {
+        Zone(
+            zoneID: access.zoneID(named: zone.name, in: database),
+            syncToken: ChangeToken(kind: .zone, zoneGeneration: zone.id, sequence: zone.lastSeq).encoded,
+            atomic: zone.atomic
+        )
+    }
+}

@@ -1,0 +1,92 @@
+/// `POST /stratus/v1/admin/containers`: create a container (idempotent).
+public struct CreateContainerRequest: Sendable, Hashable, Codable {
+    public var identifier: String
+    public init(identifier: String) { self.identifier = identifier }
+}
+
+/// `POST /stratus/v1/admin/api-tokens`: mint an API token for a container environment.
+public struct CreateAPITokenRequest: Sendable, Hashable, Codable {
+    public var container: String
+    public var environment: ContainerEnvironment
+    public init(container: String, environment: ContainerEnvironment) {
+        self.container = container
+        self.environment = environment
+    }
+}
+
+/// The answer to ``CreateAPITokenRequest``: the token, shown once (only its hash is stored).
+public struct CreateAPITokenResponse: Sendable, Hashable, Codable {
+    public var apiToken: String
+    public init(apiToken: String) { self.apiToken = apiToken }
+}
+
+/// `POST /stratus/v1/admin/accounts`: create a simulated iCloud account.
+public struct CreateAccountRequest: Sendable, Hashable, Codable {
+    public var email: String
+    public var givenName: String?
+    public var familyName: String?
+    public init(email: String, givenName: String? = nil, familyName: String? = nil) {
+        self.email = email
+        self.givenName = givenName
+        self.familyName = familyName
+    }
+}
+
+/// An account as the admin API shows it.
+public struct AccountInfo: Sendable, Hashable, Codable {
+    public var userRecordName: String
+    public var email: String
+    public var givenName: String?
+    public var familyName: String?
+    public init(userRecordName: String, email: String, givenName: String?, familyName: String?) {
+        self.userRecordName = userRecordName
+        self.email = email
+        self.givenName = givenName
+        self.familyName = familyName
+    }
+}
+
+/// `POST /stratus/v1/admin/web-auth-tokens`: sign an account in to a container.
+public struct CreateWebAuthTokenRequest: Sendable, Hashable, Codable {
+    public var container: String
+    /// The account, by user record name or by email.
+    public var userRecordName: String?
+    public var email: String?
+    public init(container: String, userRecordName: String? = nil, email: String? = nil) {
+        self.container = container
+        self.userRecordName = userRecordName
+        self.email = email
+    }
+}
+
+/// The answer to ``CreateWebAuthTokenRequest``: the token, shown once.
+public struct CreateWebAuthTokenResponse: Sendable, Hashable, Codable {
+    public var webAuthToken: String
+    public var userRecordName: String
+    public init(webAuthToken: String, userRecordName: String) {
+        self.webAuthToken = webAuthToken
+        self.userRecordName = userRecordName
+    }
+}
+
+/// `POST /stratus/v1/admin/zones/compact`: drop a zone's tombstones and expire older zone tokens.
+public struct CompactZoneRequest: Sendable, Hashable, Codable {
+    public var container: String
+    public var environment: ContainerEnvironment
+    /// Defaults to `private`.
+    public var database: DatabaseScope?
+    public var ownerRecordName: String
+    public var zoneName: String
+    public init(container: String, environment: ContainerEnvironment, ownerRecordName: String, zoneName: String) {
+        self.container = container
+        self.environment = environment
+        self.ownerRecordName = ownerRecordName
+        self.zoneName = zoneName
+    }
+}
+
+/// The answer to ``CompactZoneRequest``: the zone with its current sync token.
+public struct CompactZoneResponse: Sendable, Hashable, Codable {
+    public var zone: Zone
+    public init(zone: Zone) { self.zone = zone }
+}

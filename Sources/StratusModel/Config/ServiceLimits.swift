@@ -1,0 +1,31 @@
+/// The request limits a server enforces (and a client batches within).
+///
+/// ``strict`` is Apple's documented CloudKit Web Services figures and the default;
+/// ``lenient`` is for bulk imports and load tests.
+public struct ServiceLimits: Sendable, Hashable, Codable {
+    /// Operations per records/modify or zones/modify request, and names per lookup.
+    public var operationsPerRequest: Int
+    /// Bytes of one record's fields (assets excluded).
+    public var recordBytes: Int
+    /// Bytes of one request body.
+    public var requestBytes: Int
+    /// Records per response page (the default and the maximum `resultsLimit`).
+    public var resultsPerPage: Int
+
+    public init(operationsPerRequest: Int, recordBytes: Int, requestBytes: Int, resultsPerPage: Int) {
+        self.operationsPerRequest = operationsPerRequest
+        self.recordBytes = recordBytes
+        self.requestBytes = requestBytes
+        self.resultsPerPage = resultsPerPage
+    }
+
+    /// Apple's figures: 200 operations, 1 MB a record, 2 MB a request, 200 results a page.
+    public static let strict = ServiceLimits(
+        operationsPerRequest: 200, recordBytes: 1_000_000, requestBytes: 2_000_000, resultsPerPage: 200
+    )
+
+    /// Ten times the strict figures, for imports and load tests.
+    public static let lenient = ServiceLimits(
+        operationsPerRequest: 2_000, recordBytes: 10_000_000, requestBytes: 20_000_000, resultsPerPage: 2_000
+    )
+}

@@ -1,0 +1,69 @@
+/// The body of a failed request (any non-200): `{ uuid, serverErrorCode, reason, retryAfter?, redirectURL? }`.
+///
+/// `ckErrorCode` is a Stratus addition: the native `CKError.Code` number, sent only where the
+/// web code is ambiguous (21 = change token expired, with `BAD_REQUEST`).
+public struct ErrorBody: Sendable, Hashable, Codable, Error {
+    public var uuid: String
+    public var serverErrorCode: ServerErrorCode
+    public var reason: String
+    public var retryAfter: Int?
+    public var redirectURL: String?
+    public var ckErrorCode: Int?
+
+    public init(
+        uuid: String, serverErrorCode: ServerErrorCode, reason: String,
+        retryAfter: Int? = nil, redirectURL: String? = nil, ckErrorCode: Int? = nil
+    ) {
+        self.uuid = uuid
+        self.serverErrorCode = serverErrorCode
+        self.reason = reason
+        self.retryAfter = retryAfter
+        self.redirectURL = redirectURL
+        self.ckErrorCode = ckErrorCode
+    }
+}
+
+/// A per-record error inside a 200 response.
+///
+/// For `CONFLICT` and `EXISTS`, `serverRecord` (a Stratus addition) carries the server's current
+/// record, so a client can merge without another round trip.
+public struct RecordError: Sendable, Hashable, Codable, Error {
+    public var recordName: String?
+    public var reason: String
+    public var serverErrorCode: ServerErrorCode
+    public var retryAfter: Int?
+    public var uuid: String?
+    public var redirectURL: String?
+    public var serverRecord: Record?
+
+    public init(
+        recordName: String?, serverErrorCode: ServerErrorCode, reason: String,
+        uuid: String? = nil, serverRecord: Record? = nil, retryAfter: Int? = nil
+    ) {
+        self.recordName = recordName
+        self.serverErrorCode = serverErrorCode
+        self.reason = reason
+        self.uuid = uuid
+        self.serverRecord = serverRecord
+        self.retryAfter = retryAfter
+    }
+}
+
+/// A per-zone error inside a 200 response.
+public struct ZoneError: Sendable, Hashable, Codable, Error {
+    public var zoneID: ZoneID
+    public var reason: String
+    public var serverErrorCode: ServerErrorCode
+    public var retryAfter: Int?
+    public var uuid: String?
+    public var redirectURL: String?
+    public var ckErrorCode: Int?
+
+    public init(zoneID: ZoneID, serverErrorCode: ServerErrorCode, reason: String, uuid: String? = nil, ckErrorCode: Int? = nil) {
+        self.zoneID = zoneID
+        self.serverErrorCode = serverErrorCode
+        self.reason = reason
+        self.uuid = uuid
+        self.ckErrorCode = ckErrorCode
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// One record field on the wire: `{ "value": …, "type": "…" }`.
+///
+/// `type` is optional in requests: when it is missing the type is inferred from the JSON value
+/// (``isTypeInferred`` is then `true`) and the server resolves it against the record type's schema.
+/// Encoding always writes Apple's tag.
+public struct Field: Sendable, Hashable {
+    public var value: FieldValue
+    public var type: FieldType
+    /// `true` when the request gave no `type` and it was inferred from the value's JSON shape.
+    public var isTypeInferred: Bool
+
+    public init(_ value: FieldValue, type: FieldType? = nil) {
+        self.value = value
+        self.type = type ?? value.naturalType
+        self.isTypeInferred = false
+    }
+
+    public static func string(_ text: String) -> Field { Field(.string(text), type: .string) }
+    public static func int64(_ number: Int64) -> Field { Field(.int64(number), type: .int64) }
+    public static func double(_ number: Double) -> Field { Field(.double(number), type: .double) }
+    public static func timestamp(milliseconds: Int64) -> Field { Field(.timestamp(milliseconds), type: .timestamp) }
+    public static func bytes(_ data: Data) -> Field { Field(.bytes(data), type: .bytes) }
+
+    /// This field as `type`, converting a bare JSON value where CloudKit would; `nil` when it cannot.
+    public func resolved(as type: FieldType) -> Field? {
+        if type == self.type { return self }
+        guard let converted = value.converted(to: type) else { return nil }
+        return Field(converted, type: type)
+    }
+}
+
+extension CodingUserInfoKey {
+    /// Set to `true` in an encoder's `userInfo` to render number field values as strings
+    /// (the `numbersAsStrings` request flag).
+    public static let numbersAsStrings = CodingUserInfoKey(rawValue: "stratus.numbersAsStrings")!
+}
+
+extension Field: Codable {
+    private enum CodingKeys: String, CodingKey { case value, type }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let type = try container.decodeIfPresent(FieldType.self, forKey: .type) {
+            let valueDecoder = try container.superDecoder(forKey: .value)
+            self.value = try FieldValue.decode(as: type, from: valueDecoder)
+            self.type = type
+            self.isTypeInferred = false
+        } else {
+            let valueDecoder = try container.superDecoder(forKey: .value)
+            let value = try FieldValue.decodeInferring(from: valueDecoder)
+            self.value = value
+            self.type = value.naturalType
+            self.isTypeInferred = true
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        let asStrings = encoder.userInfo[.numbersAsStrings] as? Bool ?? false
+        try value.encode(to: container.superEncoder(forKey: .value), numbersAsStrings: asStrings)
+        try container.encode(type, forKey: .type)
+    }
+}

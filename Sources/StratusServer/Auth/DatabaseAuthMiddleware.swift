@@ -1,0 +1,45 @@
+import HTTPTypes
+import Hummingbird
+import Logging
+import StratusCore
+import StratusModel
+
+/// Resolves a CKWS request's path and credentials into a ``RequestScope``:
+/// `{container}/{environment}/{database}` from the path, `ckAPIToken` and `ckWebAuthToken`
+/// from the query. A bad credential fails at once with `AUTHENTICATION_FAILED`; whether the
+/// caller may use the database is Core's decision, made later.
+struct DatabaseAuthMiddleware: RouterMiddleware {
+    typealias Context = StratusRequestContext
+
+    let identity: IdentityService
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let database = try Self.databaseRef(from: context.parameters)
+        let query = request.uri.queryParameters
+        let caller = try await identity.authenticate(
+            apiToken: query["ckAPIToken"].map(String.init),
+            webAuthToken: query["ckWebAuthToken"].map(String.init),
+            for: database
+        )
+        var context = context
+        context.scope = RequestScope(database: database, caller: caller, deviceID: request.headers[.deviceID])
+        context.logger[metadataKey: "ck.container"] = .string(database.container)
+        context.logger[metadataKey: "ck.env"] = .string(database.environment.rawValue)
+        context.logger[metadataKey: "ck.db"] = .string(database.scope.rawValue)
+        context.logger[metadataKey: "ck.caller"] = .string(caller.userRecordName ?? "anonymous")
+        return try await next(request, context)
+    }
+
+    static func databaseRef(from parameters: Parameters) throws(CoreError) -> DatabaseRef {
+        guard let container = parameters.get("container"), !container.isEmpty else {
+            throw CoreError.badRequest("missing container")
+        }
+        guard let environment = parameters.get("environment", as: ContainerEnvironment.self) else {
+            throw CoreError.badRequest("environment must be development or production")
+        }
+        guard let scope = parameters.get("database", as: DatabaseScope.self) else {
+            throw CoreError.badRequest("database must be public, private or shared")
+        }
+        return DatabaseRef(container: container, environment: environment, scope: scope)
+    }
+}

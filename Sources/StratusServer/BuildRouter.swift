@@ -1,0 +1,27 @@
+import Hummingbird
+import StratusCore
+
+/// The whole HTTP surface over Core's services, used by `stratus serve` and by every server test.
+///
+/// Router-level middleware comes first (errors, access log: middleware covers only the routes
+/// added after it), then CKWS under `/database/1/{container}/{environment}/{database}/` behind
+/// credential resolution, then Stratus's own endpoints under `/stratus/v1/`.
+public func buildRouter(_ services: StratusServices) -> Router<StratusRequestContext> {
+    let router = Router(context: StratusRequestContext.self)
+    router.add(middleware: ErrorMiddleware())
+    router.add(middleware: AccessLogMiddleware())
+    let limits = services.configuration.limits
+
+    let database = router.group("database/1/:container/:environment/:database")
+        .add(middleware: DatabaseAuthMiddleware(identity: services.identity))
+        .group(context: DatabaseContext.self)
+    ZonesRoutes(zones: services.zones, limits: limits).register(on: database)
+    RecordsRoutes(records: services.records, changes: services.changes, limits: limits).register(on: database)
+    ChangesRoutes(changes: services.changes, limits: limits).register(on: database)
+
+    let stratus = router.group("stratus/v1")
+    ServiceRoutes(limits: limits).register(on: stratus)
+    let admin = stratus.group("admin").add(middleware: AdminAuthMiddleware(identity: services.identity))
+    AdminRoutes(services: services).register(on: admin)
+    return router
+}

@@ -1,0 +1,31 @@
+import Hummingbird
+import Logging
+import StratusCore
+import StratusModel
+
+/// The per-request context of every Stratus route: Hummingbird's core storage plus the
+/// caller the auth middleware established (`nil` until it ran).
+public struct StratusRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// The resolved database and caller of a CKWS request.
+    public var scope: RequestScope?
+
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+    }
+}
+
+/// The context of routes under `/database/1/{container}/{environment}/{database}/`: the
+/// authenticated scope is not optional here, so handlers never unwrap identity.
+public struct DatabaseContext: ChildRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let scope: RequestScope
+
+    public init(context: StratusRequestContext) throws {
+        guard let scope = context.scope else {
+            throw CoreError(.authenticationFailed, "request was not authenticated")
+        }
+        self.coreContext = context.coreContext
+        self.scope = scope
+    }
+}

@@ -1,0 +1,53 @@
+import Hummingbird
+import StratusCore
+import StratusModel
+
+/// Provisioning and operator actions under `/stratus/v1/admin/` (admin token required):
+/// containers, API tokens, accounts, web auth tokens, zone compaction.
+struct AdminRoutes {
+    let services: StratusServices
+
+    private var limit: Int { services.configuration.limits.requestBytes }
+
+    func register(on group: RouterGroup<StratusRequestContext>) {
+        group.post("containers", use: createContainer)
+        group.post("api-tokens", use: createAPIToken)
+        group.post("accounts", use: createAccount)
+        group.post("web-auth-tokens", use: createWebAuthToken)
+        group.post("zones/compact", use: compactZone)
+    }
+
+    @Sendable private func createContainer(_ request: Request, context: StratusRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(CreateContainerRequest.self, from: request, limit: limit)
+        try await services.identity.createContainer(body.identifier)
+        return try JSONBody.response(body)
+    }
+
+    @Sendable private func createAPIToken(_ request: Request, context: StratusRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(CreateAPITokenRequest.self, from: request, limit: limit)
+        let token = try await services.identity.createAPIToken(container: body.container, environment: body.environment)
+        return try JSONBody.response(CreateAPITokenResponse(apiToken: token))
+    }
+
+    @Sendable private func createAccount(_ request: Request, context: StratusRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(CreateAccountRequest.self, from: request, limit: limit)
+        let account = try await services.identity.createAccount(email: body.email, givenName: body.givenName, familyName: body.familyName)
+        return try JSONBody.response(account)
+    }
+
+    @Sendable private func createWebAuthToken(_ request: Request, context: StratusRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(CreateWebAuthTokenRequest.self, from: request, limit: limit)
+        guard let account = try await services.identity.account(userRecordName: body.userRecordName, email: body.email) else {
+            throw CoreError(.notFound, "no such account")
+        }
+        let token = try await services.identity.createWebAuthToken(userRecordName: account.userRecordName, container: body.container)
+        return try JSONBody.response(CreateWebAuthTokenResponse(webAuthToken: token, userRecordName: account.userRecordName))
+    }
+
+    @Sendable private func compactZone(_ request: Request, context: StratusRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(CompactZoneRequest.self, from: request, limit: limit)
+        let database = DatabaseRef(container: body.container, environment: body.environment, scope: body.database ?? .private)
+        let zone = try await services.admin.compact(zoneName: body.zoneName, ownerRecordName: body.ownerRecordName, database: database)
+        return try JSONBody.response(CompactZoneResponse(zone: zone))
+    }
+}

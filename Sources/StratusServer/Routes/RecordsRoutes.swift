@@ -1,0 +1,34 @@
+import Hummingbird
+import StratusCore
+import StratusModel
+
+/// `records/modify`, `records/lookup` and the older `records/changes`.
+struct RecordsRoutes {
+    let records: RecordService
+    let changes: ChangeService
+    let limits: ServiceLimits
+
+    func register(on group: RouterGroup<DatabaseContext>) {
+        group.post("records/modify", use: modify)
+        group.post("records/lookup", use: lookup)
+        group.post("records/changes", use: recordChanges)
+    }
+
+    @Sendable private func modify(_ request: Request, context: DatabaseContext) async throws -> Response {
+        let body = try await JSONBody.decode(ModifyRecordsRequest.self, from: request, limit: limits.requestBytes)
+        let response = try await records.modify(body, scope: context.scope, logger: context.logger)
+        return try JSONBody.response(response, numbersAsStrings: body.numbersAsStrings ?? false)
+    }
+
+    @Sendable private func lookup(_ request: Request, context: DatabaseContext) async throws -> Response {
+        let body = try await JSONBody.decode(LookupRecordsRequest.self, from: request, limit: limits.requestBytes)
+        let response = try await records.lookup(body, scope: context.scope)
+        return try JSONBody.response(response, numbersAsStrings: body.numbersAsStrings ?? false)
+    }
+
+    @Sendable private func recordChanges(_ request: Request, context: DatabaseContext) async throws -> Response {
+        let body = try await JSONBody.decode(RecordChangesRequest.self, from: request, limit: limits.requestBytes)
+        let response = try await changes.recordChanges(body, scope: context.scope)
+        return try JSONBody.response(response, numbersAsStrings: body.numbersAsStrings ?? false)
+    }
+}

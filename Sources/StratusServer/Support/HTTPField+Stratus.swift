@@ -1,0 +1,9 @@
+import HTTPTypes
+
+extension HTTPField.Name {
+    /// `X-Request-ID`: the request id, also the `uuid` of every error body.
+    // A literal valid header name: the initializer cannot fail here.
+    static let requestID = HTTPField.Name("X-Request-ID")!
+    /// `X-Stratus-Device-ID`: the simulated device a client names, stamped on records it writes.
+    static let deviceID = HTTPField.Name("X-Stratus-Device-ID")!
+}

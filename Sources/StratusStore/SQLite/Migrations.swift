@@ -1,0 +1,101 @@
+import GRDB
+
+/// The store's schema history. Migrations are append-only once merged: never edit a shipped one.
+enum Migrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-records-and-zones") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE change_sequence (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        value INTEGER NOT NULL
+                    );
+                    INSERT INTO change_sequence (id, value) VALUES (1, 0);
+
+                    CREATE TABLE zones (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        container TEXT NOT NULL,
+                        environment TEXT NOT NULL,
+                        scope TEXT NOT NULL,
+                        owner TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        atomic INTEGER NOT NULL,
+                        created_seq INTEGER NOT NULL,
+                        last_seq INTEGER NOT NULL,
+                        deleted_seq INTEGER,
+                        compacted_below_seq INTEGER NOT NULL DEFAULT 0,
+                        feed_seq INTEGER NOT NULL
+                    );
+                    CREATE UNIQUE INDEX zones_live ON zones (container, environment, scope, owner, name)
+                        WHERE deleted_seq IS NULL;
+                    CREATE INDEX zones_feed ON zones (container, environment, scope, owner, feed_seq);
+
+                    CREATE TABLE records (
+                        zone_id INTEGER NOT NULL REFERENCES zones (id),
+                        record_name TEXT NOT NULL,
+                        record_type TEXT NOT NULL,
+                        fields TEXT NOT NULL,
+                        created_at INTEGER NOT NULL,
+                        created_by TEXT,
+                        created_device TEXT,
+                        modified_at INTEGER NOT NULL,
+                        modified_by TEXT,
+                        modified_device TEXT,
+                        parent_name TEXT,
+                        share_name TEXT,
+                        short_guid TEXT,
+                        seq INTEGER NOT NULL,
+                        deleted INTEGER NOT NULL DEFAULT 0,
+                        PRIMARY KEY (zone_id, record_name)
+                    ) WITHOUT ROWID;
+                    CREATE UNIQUE INDEX records_changes ON records (zone_id, seq);
+
+                    CREATE TABLE schema_fields (
+                        container TEXT NOT NULL,
+                        environment TEXT NOT NULL,
+                        record_type TEXT NOT NULL,
+                        field_name TEXT NOT NULL,
+                        field_type TEXT NOT NULL,
+                        PRIMARY KEY (container, environment, record_type, field_name)
+                    ) WITHOUT ROWID;
+                    """
+            )
+        }
+        migrator.registerMigration("v1-identity") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE containers (
+                        identifier TEXT PRIMARY KEY,
+                        created_at INTEGER NOT NULL
+                    );
+                    CREATE TABLE api_tokens (
+                        token_hash TEXT PRIMARY KEY,
+                        container TEXT NOT NULL REFERENCES containers (identifier),
+                        environment TEXT NOT NULL,
+                        created_at INTEGER NOT NULL
+                    );
+                    CREATE TABLE accounts (
+                        user_record_name TEXT PRIMARY KEY,
+                        email TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                        given_name TEXT,
+                        family_name TEXT,
+                        created_at INTEGER NOT NULL
+                    );
+                    CREATE TABLE web_auth_tokens (
+                        token_hash TEXT PRIMARY KEY,
+                        user_record_name TEXT NOT NULL REFERENCES accounts (user_record_name),
+                        container TEXT NOT NULL,
+                        expires_at INTEGER,
+                        created_at INTEGER NOT NULL
+                    );
+                    CREATE TABLE admin_tokens (
+                        token_hash TEXT PRIMARY KEY,
+                        created_at INTEGER NOT NULL
+                    );
+                    """
+            )
+        }
+        return migrator
+    }
+}

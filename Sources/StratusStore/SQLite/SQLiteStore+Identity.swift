@@ -1,0 +1,111 @@
+import GRDB
+import StratusModel
+
+extension SQLiteStore {
+    public func createContainer(_ identifier: String) async throws(StoreError) {
+        try await write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO containers (identifier, created_at) VALUES (?, ?)",
+                arguments: [identifier, SQLiteStore.nowMilliseconds]
+            )
+        }
+    }
+
+    public func containerExists(_ identifier: String) async throws(StoreError) -> Bool {
+        try await read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM containers WHERE identifier = ?", arguments: [identifier]) ?? false
+        }
+    }
+
+    public func addAPIToken(hash: String, container: String, environment: ContainerEnvironment) async throws(StoreError) {
+        try await write { db in
+            try db.execute(
+                sql: "INSERT INTO api_tokens (token_hash, container, environment, created_at) VALUES (?, ?, ?, ?)",
+                arguments: [hash, container, environment.rawValue, SQLiteStore.nowMilliseconds]
+            )
+        }
+    }
+
+    public func apiToken(hash: String) async throws(StoreError) -> StoredAPIToken? {
+        try await read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT container, environment FROM api_tokens WHERE token_hash = ?"),
+                    arguments: [hash]
+                ),
+                let environment = ContainerEnvironment(rawValue: row[1])
+            else { return nil }
+            return StoredAPIToken(container: row[0], environment: environment)
+        }
+    }
+
+    public func createAccount(_ account: StoredAccount) async throws(StoreError) {
+        try await write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO accounts (user_record_name, email, given_name, family_name, created_at)
+                    VALUES (?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    account.userRecordName, account.email, account.givenName, account.familyName, SQLiteStore.nowMilliseconds,
+                ]
+            )
+        }
+    }
+
+    public func account(userRecordName: String) async throws(StoreError) -> StoredAccount? {
+        try await fetchAccount(where: "user_record_name = ?", userRecordName)
+    }
+
+    public func account(email: String) async throws(StoreError) -> StoredAccount? {
+        try await fetchAccount(where: "email = ?", email)
+    }
+
+    private func fetchAccount(where condition: String, _ value: String) async throws(StoreError) -> StoredAccount? {
+        try await read { db in
+            try Row.fetchOne(
+                db,
+                sql: "SELECT user_record_name, email, given_name, family_name FROM accounts WHERE \(condition)",
+                arguments: [value]
+            ).map { row in
+                StoredAccount(userRecordName: row[0], email: row[1], givenName: row[2], familyName: row[3])
+            }
+        }
+    }
+
+    public func addWebAuthToken(hash: String, token: StoredWebAuthToken) async throws(StoreError) {
+        try await write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO web_auth_tokens (token_hash, user_record_name, container, expires_at, created_at)
+                    VALUES (?, ?, ?, ?, ?)
+                    """,
+                arguments: [hash, token.userRecordName, token.container, token.expiresAt, SQLiteStore.nowMilliseconds]
+            )
+        }
+    }
+
+    public func webAuthToken(hash: String) async throws(StoreError) -> StoredWebAuthToken? {
+        try await read { db in
+            try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT user_record_name, container, expires_at FROM web_auth_tokens WHERE token_hash = ?"),
+                arguments: [hash]
+            ).map { row in StoredWebAuthToken(userRecordName: row[0], container: row[1], expiresAt: row[2]) }
+        }
+    }
+
+    public func addAdminToken(hash: String) async throws(StoreError) {
+        try await write { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO admin_tokens (token_hash, created_at) VALUES (?, ?)",
+                arguments: [hash, SQLiteStore.nowMilliseconds]
+            )
+        }
+    }
+
+    public func adminTokenExists(hash: String) async throws(StoreError) -> Bool {
+        try await read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM admin_tokens WHERE token_hash = ?", arguments: [hash]) ?? false
+        }
+    }
+}

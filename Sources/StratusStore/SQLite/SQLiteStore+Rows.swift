@@ -1,0 +1,55 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// Row mapping: the column lists the store selects, and how a row becomes a stored value.
+extension SQLiteStore {
+    static let zoneColumns = "id, name, atomic, created_seq, last_seq, deleted_seq, compacted_below_seq"
+
+    static let recordColumns = """
+        record_name, record_type, fields, created_at, created_by, created_device, \
+        modified_at, modified_by, modified_device, parent_name, share_name, short_guid, seq, deleted
+        """
+
+    static func zone(from row: Row) -> StoredZone {
+        StoredZone(
+            id: row[0], name: row[1], atomic: row[2], createdSeq: row[3], lastSeq: row[4],
+            deletedSeq: row[5], compactedBelowSeq: row[6]
+        )
+    }
+
+    static func record(from row: Row, decoder: JSONDecoder) throws -> StoredRecord {
+        let fieldsJSON: String = row[2]
+        let fields = try decoder.decode([String: Field].self, from: Data(fieldsJSON.utf8))
+        return StoredRecord(
+            name: row[0], type: row[1], fields: fields,
+            created: RecordStamp(timestamp: row[3], userRecordName: row[4], deviceID: row[5]),
+            modified: RecordStamp(timestamp: row[6], userRecordName: row[7], deviceID: row[8]),
+            parentName: row[9], shareName: row[10], shortGUID: row[11], seq: row[12], deleted: row[13]
+        )
+    }
+
+    /// The live zone of that key, read inside a transaction.
+    static func fetchZone(_ key: ZoneKey, in db: Database) throws -> StoredZone? {
+        let statement = try db.cachedStatement(
+            sql: """
+                SELECT \(zoneColumns) FROM zones
+                WHERE container = ? AND environment = ? AND scope = ? AND owner = ? AND name = ? AND deleted_seq IS NULL
+                """
+        )
+        let database = key.database
+        return try Row.fetchOne(
+            statement,
+            arguments: [database.container, database.environment.rawValue, database.scope.rawValue, database.owner, key.name]
+        ).map(zone(from:))
+    }
+
+    /// The global change sequence's current value.
+    static func currentSequence(in db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM change_sequence WHERE id = 1")) ?? 0
+    }
+
+    static func setSequence(_ value: Int64, in db: Database) throws {
+        try db.cachedStatement(sql: "UPDATE change_sequence SET value = ? WHERE id = 1").execute(arguments: [value])
+    }
+}

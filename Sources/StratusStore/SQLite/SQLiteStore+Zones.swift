@@ -1,0 +1,114 @@
+import GRDB
+import StratusModel
+
+extension SQLiteStore {
+    public func zones(in database: DatabaseKey) async throws(StoreError) -> [StoredZone] {
+        try await read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(SQLiteStore.zoneColumns) FROM zones
+                    WHERE container = ? AND environment = ? AND scope = ? AND owner = ? AND deleted_seq IS NULL
+                    ORDER BY name
+                    """,
+                arguments: [database.container, database.environment.rawValue, database.scope.rawValue, database.owner]
+            ).map(SQLiteStore.zone(from:))
+        }
+    }
+
+    public func zone(_ zone: ZoneKey) async throws(StoreError) -> StoredZone? {
+        try await read { db in try SQLiteStore.fetchZone(zone, in: db) }
+    }
+
+    public func createZone(_ zone: ZoneKey, atomic: Bool) async throws(StoreError) -> StoredZone {
+        try await write { db in
+            if let existing = try SQLiteStore.fetchZone(zone, in: db) { return existing }
+            let seq = try SQLiteStore.currentSequence(in: db) + 1
+            try SQLiteStore.setSequence(seq, in: db)
+            let database = zone.database
+            try db.execute(
+                sql: """
+                    INSERT INTO zones (container, environment, scope, owner, name, atomic, created_seq, last_seq, feed_seq)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    database.container, database.environment.rawValue, database.scope.rawValue, database.owner,
+                    zone.name, atomic, seq, seq, seq,
+                ]
+            )
+            return StoredZone(
+                id: db.lastInsertedRowID, name: zone.name, atomic: atomic, createdSeq: seq, lastSeq: seq,
+                deletedSeq: nil, compactedBelowSeq: 0
+            )
+        }
+    }
+
+    public func deleteZone(_ zone: ZoneKey) async throws(StoreError) -> StoredZone {
+        try await write { db in
+            guard var stored = try SQLiteStore.fetchZone(zone, in: db) else { throw StoreError(.zoneNotFound) }
+            let seq = try SQLiteStore.currentSequence(in: db) + 1
+            try SQLiteStore.setSequence(seq, in: db)
+            try db.execute(sql: "DELETE FROM records WHERE zone_id = ?", arguments: [stored.id])
+            try db.execute(
+                sql: "UPDATE zones SET deleted_seq = ?, feed_seq = ? WHERE id = ?",
+                arguments: [seq, seq, stored.id]
+            )
+            stored.deletedSeq = seq
+            return stored
+        }
+    }
+
+    public func compact(_ zone: ZoneKey) async throws(StoreError) -> StoredZone {
+        try await write { db in
+            guard var stored = try SQLiteStore.fetchZone(zone, in: db) else { throw StoreError(.zoneNotFound) }
+            try db.execute(sql: "DELETE FROM records WHERE zone_id = ? AND deleted = 1", arguments: [stored.id])
+            try db.execute(sql: "UPDATE zones SET compacted_below_seq = last_seq WHERE id = ?", arguments: [stored.id])
+            stored.compactedBelowSeq = stored.lastSeq
+            return stored
+        }
+    }
+
+    public func databaseChanges(in database: DatabaseKey, after seq: Int64, limit: Int) async throws(StoreError) -> DatabaseChangePage {
+        try await read { db in
+            let current = try SQLiteStore.currentSequence(in: db)
+            let zones = try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(SQLiteStore.zoneColumns) FROM zones
+                        WHERE container = ? AND environment = ? AND scope = ? AND owner = ? AND feed_seq > ?
+                        ORDER BY feed_seq LIMIT ?
+                        """
+                ),
+                arguments: [
+                    database.container, database.environment.rawValue, database.scope.rawValue, database.owner, seq, limit + 1,
+                ]
+            ).map(SQLiteStore.zone(from:))
+            if zones.count > limit {
+                let page = Array(zones.prefix(limit))
+                return DatabaseChangePage(zones: page, throughSeq: page.last?.feedSeq ?? seq, moreComing: true)
+            }
+            return DatabaseChangePage(zones: zones, throughSeq: max(current, seq), moreComing: false)
+        }
+    }
+
+    public func currentSequence() async throws(StoreError) -> Int64 {
+        try await read { db in try SQLiteStore.currentSequence(in: db) }
+    }
+
+    public func schema(container: String, environment: ContainerEnvironment) async throws(StoreError) -> [String: [String: FieldType]] {
+        try await read { db in
+            var schema: [String: [String: FieldType]] = [:]
+            let rows = try Row.fetchCursor(
+                db,
+                sql: "SELECT record_type, field_name, field_type FROM schema_fields WHERE container = ? AND environment = ?",
+                arguments: [container, environment.rawValue]
+            )
+            while let row = try rows.next() {
+                let tag: String = row[2]
+                guard let type = FieldType(rawValue: tag) else { continue }
+                schema[row[0], default: [:]][row[1]] = type
+            }
+            return schema
+        }
+    }
+}

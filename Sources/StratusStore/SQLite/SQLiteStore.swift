@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// The embedded store: one SQLite file in WAL mode (GRDB `DatabasePool`: one writer, parallel
+/// readers), or an in-memory database for tests.
+///
+/// Every zone batch is one write transaction; change feeds read by `(zone_id, seq)` so a page
+/// costs the same in a zone of ten records or of a million.
+public final class SQLiteStore: RecordStore, IdentityStore {
+    let writer: any DatabaseWriter
+
+    /// Opens (creating if needed) the database file at `path`.
+    /// - Throws: ``StoreError`` when the file cannot be opened.
+    public init(path: String) throws(StoreError) {
+        do {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA foreign_keys = ON")
+            }
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            // DatabasePool resets `synchronous` to NORMAL after prepareDatabase; NORMAL in WAL
+            // mode is durable against process crashes, which is what a client is promised.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            self.writer = pool
+        } catch {
+            throw StoreError(.failure, "cannot open \(path): \(error)")
+        }
+    }
+
+    /// An in-memory store (tests).
+    public init() throws(StoreError) {
+        do {
+            self.writer = try DatabaseQueue()
+        } catch {
+            throw StoreError(.failure, "cannot open in-memory database: \(error)")
+        }
+    }
+
+    public func migrate() async throws(StoreError) {
+        do {
+            try Migrations.migrator.migrate(writer)
+        } catch {
+            throw SQLiteStore.translate(error)
+        }
+    }
+
+    // MARK: - Access helpers
+
+    /// Runs `body` in a write transaction, translating every error to ``StoreError``.
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do {
+            return try await writer.write(body)
+        } catch {
+            throw SQLiteStore.translate(error)
+        }
+    }
+
+    /// Runs `body` on a reader (a snapshot, in parallel with the writer on a pool).
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do {
+            return try await writer.read(body)
+        } catch {
+            throw SQLiteStore.translate(error)
+        }
+    }
+
+    static func translate(_ error: any Error) -> StoreError {
+        if let storeError = error as? StoreError { return storeError }
+        if let databaseError = error as? DatabaseError {
+            switch databaseError.resultCode {
+            case .SQLITE_BUSY, .SQLITE_LOCKED: return StoreError(.busy, "\(databaseError)")
+            case .SQLITE_CONSTRAINT: return StoreError(.duplicate, "\(databaseError)")
+            default: return StoreError(.failure, "\(databaseError)")
+            }
+        }
+        return StoreError(.failure, "\(error)")
+    }
+
+    /// Milliseconds since 1970, for bookkeeping columns.
+    static var nowMilliseconds: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+}

@@ -1,0 +1,41 @@
+import StratusModel
+
+/// A simulated iCloud account.
+public struct StoredAccount: Sendable, Hashable {
+    public var userRecordName: String
+    public var email: String
+    public var givenName: String?
+    public var familyName: String?
+
+    public init(userRecordName: String, email: String, givenName: String?, familyName: String?) {
+        self.userRecordName = userRecordName
+        self.email = email
+        self.givenName = givenName
+        self.familyName = familyName
+    }
+}
+
+/// What an API token grants: one container environment.
+public struct StoredAPIToken: Sendable, Hashable {
+    public var container: String
+    public var environment: ContainerEnvironment
+
+    public init(container: String, environment: ContainerEnvironment) {
+        self.container = container
+        self.environment = environment
+    }
+}
+
+/// What a web auth token grants: one user in one container.
+public struct StoredWebAuthToken: Sendable, Hashable {
+    public var userRecordName: String
+    public var container: String
+    /// Milliseconds since 1970; `nil` = never expires.
+    public var expiresAt: Int64?
+
+    public init(userRecordName: String, container: String, expiresAt: Int64?) {
+        self.userRecordName = userRecordName
+        self.container = container
+        self.expiresAt = expiresAt
+    }
+}

@@ -1,0 +1,58 @@
+import StratusModel
+
+/// Storage of zones and records in CloudKit's terms: zone batches applied in one transaction
+/// each, stamped from one global change sequence; change feeds read by sequence.
+///
+/// Implemented by ``SQLiteStore``; a PostgreSQL store implements the same protocol. No database
+/// type appears in a signature.
+public protocol RecordStore: Sendable {
+    /// Creates or upgrades the tables. Call once before serving.
+    func migrate() async throws(StoreError)
+
+    /// The live zones of a database.
+    func zones(in database: DatabaseKey) async throws(StoreError) -> [StoredZone]
+    /// The live zone with this name, or `nil`.
+    func zone(_ zone: ZoneKey) async throws(StoreError) -> StoredZone?
+    /// Creates a zone, or returns the live one of that name (saving a zone is idempotent).
+    func createZone(_ zone: ZoneKey, atomic: Bool) async throws(StoreError) -> StoredZone
+    /// Deletes a zone and its records; the zone stays in the database feed as deleted.
+    /// - Throws: ``StoreError/Kind/zoneNotFound``.
+    func deleteZone(_ zone: ZoneKey) async throws(StoreError) -> StoredZone
+
+    /// Applies one zone's writes in one transaction.
+    /// - Throws: ``StoreError/Kind/zoneNotFound`` when the zone does not exist.
+    func apply(_ batch: ZoneBatch) async throws(StoreError) -> ZoneBatchResult
+    /// The records with these names (tombstones and missing names are `nil`), in order.
+    func records(named names: [String], in zone: ZoneKey) async throws(StoreError) -> [StoredRecord?]
+
+    /// Changes of a zone after `seq` (the latest version of each record, tombstones included).
+    /// - Throws: ``StoreError/Kind/tokenExpired`` when `seq` is below the compaction horizon or
+    ///   `generation` is not the zone's current incarnation; ``StoreError/Kind/zoneNotFound``.
+    func changes(in zone: ZoneKey, generation: Int64?, after seq: Int64, recordTypes: [String]?, limit: Int)
+        async throws(StoreError) -> ZoneChangePage
+    /// Zones of a database created, changed or deleted after `seq`.
+    func databaseChanges(in database: DatabaseKey, after seq: Int64, limit: Int) async throws(StoreError) -> DatabaseChangePage
+    /// The database feed's current position.
+    func currentSequence() async throws(StoreError) -> Int64
+    /// Drops the zone's tombstones and raises its compaction horizon to its current sequence.
+    func compact(_ zone: ZoneKey) async throws(StoreError) -> StoredZone
+
+    /// The learned field types of a container environment: record type → field → type.
+    func schema(container: String, environment: ContainerEnvironment) async throws(StoreError) -> [String: [String: FieldType]]
+}
+
+/// Storage of containers, accounts and credentials. Secrets arrive already hashed.
+public protocol IdentityStore: Sendable {
+    func createContainer(_ identifier: String) async throws(StoreError)
+    func containerExists(_ identifier: String) async throws(StoreError) -> Bool
+    func addAPIToken(hash: String, container: String, environment: ContainerEnvironment) async throws(StoreError)
+    func apiToken(hash: String) async throws(StoreError) -> StoredAPIToken?
+    /// - Throws: ``StoreError/Kind/duplicate`` when the email is taken.
+    func createAccount(_ account: StoredAccount) async throws(StoreError)
+    func account(userRecordName: String) async throws(StoreError) -> StoredAccount?
+    func account(email: String) async throws(StoreError) -> StoredAccount?
+    func addWebAuthToken(hash: String, token: StoredWebAuthToken) async throws(StoreError)
+    func webAuthToken(hash: String) async throws(StoreError) -> StoredWebAuthToken?
+    func addAdminToken(hash: String) async throws(StoreError)
+    func adminTokenExists(hash: String) async throws(StoreError) -> Bool
+}

@@ -1,0 +1,123 @@
+import StratusModel
+
+/// Who makes a change, and when: stamped on every record a batch writes.
+public struct ChangeAuthor: Sendable, Hashable {
+    public var userRecordName: String
+    public var deviceID: String?
+    /// Milliseconds since 1970.
+    public var timestamp: Int64
+
+    public init(userRecordName: String, deviceID: String?, timestamp: Int64) {
+        self.userRecordName = userRecordName
+        self.deviceID = deviceID
+        self.timestamp = timestamp
+    }
+}
+
+/// One record write of a zone batch, in storage terms: the precondition and the new content.
+public struct RecordWrite: Sendable, Hashable {
+    /// What the write does with the row.
+    public enum Action: Sendable, Hashable {
+        /// Insert; fails with ``WriteFailure/exists`` if a live record has the name.
+        case create
+        /// Merge `fields` into the record (``replace`` = drop fields not given).
+        case save(replace: Bool)
+        /// Make the record a tombstone.
+        case delete
+    }
+
+    /// What the current row must be for the write to apply.
+    public enum Precondition: Sendable, Hashable {
+        /// The record must exist with this change tag.
+        case changeTag(String)
+        /// Anything goes; a missing record is created (saves) or the delete succeeds as a no-op.
+        case none
+    }
+
+    public var name: String
+    public var action: Action
+    public var precondition: Precondition
+    /// Required when the write may create the record.
+    public var recordType: String?
+    public var fields: [String: Field]
+    public var parentName: String?
+
+    public init(
+        name: String, action: Action, precondition: Precondition, recordType: String?,
+        fields: [String: Field] = [:], parentName: String? = nil
+    ) {
+        self.name = name
+        self.action = action
+        self.precondition = precondition
+        self.recordType = recordType
+        self.fields = fields
+        self.parentName = parentName
+    }
+}
+
+/// Why one write of a batch did not apply.
+public enum WriteFailure: Sendable, Hashable {
+    /// `create` of a name that is taken; carries the server's record.
+    case exists(StoredRecord)
+    /// The change tag is stale; carries the server's record.
+    case conflict(StoredRecord)
+    /// The write needs an existing record and there is none.
+    case notFound
+    /// The write cannot create the record (no record type) or changes what may not change.
+    case invalid(String)
+    /// The batch was atomic and another write failed.
+    case atomicAborted
+}
+
+/// The result of one write, in batch order.
+public enum WriteOutcome: Sendable, Hashable {
+    case saved(StoredRecord)
+    case deleted(name: String)
+    case failed(WriteFailure)
+}
+
+/// The writes of one request to one zone: applied in one transaction.
+public struct ZoneBatch: Sendable, Hashable {
+    public var zone: ZoneKey
+    /// All-or-nothing (only honoured in zones with the atomic capability).
+    public var atomic: Bool
+    public var writes: [RecordWrite]
+    public var author: ChangeAuthor
+    /// Field types to learn for the container's schema; a write conflicting with a learned type fails.
+    public var schema: [SchemaField]
+    /// Whether the schema may grow (development) or is locked (production).
+    public var schemaMayGrow: Bool
+
+    public init(zone: ZoneKey, atomic: Bool, writes: [RecordWrite], author: ChangeAuthor, schema: [SchemaField] = [], schemaMayGrow: Bool = true) {
+        self.zone = zone
+        self.atomic = atomic
+        self.writes = writes
+        self.author = author
+        self.schema = schema
+        self.schemaMayGrow = schemaMayGrow
+    }
+}
+
+/// A field type of a record type, as the schema records it.
+public struct SchemaField: Sendable, Hashable {
+    public var recordType: String
+    public var fieldName: String
+    public var type: FieldType
+
+    public init(recordType: String, fieldName: String, type: FieldType) {
+        self.recordType = recordType
+        self.fieldName = fieldName
+        self.type = type
+    }
+}
+
+/// The result of a zone batch: the outcomes in order and the zone after it.
+public struct ZoneBatchResult: Sendable, Hashable {
+    public var outcomes: [WriteOutcome]
+    public var zone: StoredZone
+
+    public init(outcomes: [WriteOutcome], zone: StoredZone) {
+        self.outcomes = outcomes
+        self.zone = zone
+    }
+}

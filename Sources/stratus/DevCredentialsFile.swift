@@ -1,0 +1,63 @@
+import Foundation
+import StratusCore
+import StratusModel
+
+/// `<data>/dev-credentials.json`: read on start so a restart keeps the same credentials,
+/// written after seeding.
+struct DevCredentialsFile {
+    let url: URL
+
+    init(directory: URL) {
+        self.url = directory.appendingPathComponent("dev-credentials.json")
+    }
+
+    func seed(with services: StratusServices, serverURL: String) async throws -> DevCredentials {
+        let previous = (try? Data(contentsOf: url)).flatMap { try? JSONDecoder().decode(DevCredentials.self, from: $0) }
+        let credentials = try await DevSeeder(identity: services.identity).seed(previous: previous, serverURL: serverURL)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(credentials).write(to: url, options: .atomic)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        return credentials
+    }
+
+    /// Ready-to-paste curl lines: create a zone, save a record, fetch the zone's changes.
+    static func walkthrough(_ credentials: DevCredentials) -> String {
+        let alice = credentials.account("alice")
+        let base = "\(credentials.serverURL)/database/1/\(credentials.container)/\(credentials.environment)/private"
+        let query = "ckAPIToken=\(credentials.apiToken)&ckWebAuthToken=\(alice?.webAuthToken ?? "")"
+        let accounts = credentials.accounts.map { "  \($0.name) <\($0.email)> \($0.userRecordName)" }.joined(separator: "\n")
+        return """
+            Stratus (dev) at \(credentials.serverURL)
+            container \(credentials.container) (\(credentials.environment))
+            accounts:
+            \(accounts)
+            credentials: see dev-credentials.json in the data directory
+
+            # create a zone (as alice)
+            curl -s -X POST '\(base)/zones/modify?\(query)' -d '{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Trips"}}}]}'
+            # save a record
+            curl -s -X POST '\(base)/records/modify?\(query)' -d '{"zoneID":{"zoneName":"Trips"},"operations":[{"operationType":"create","record":{"recordName":"paris","recordType":"Destination","fields":{"caption":{"value":"Paris"},"createdAt":{"value":1767225600000,"type":"TIMESTAMP"}}}}]}'
+            # fetch the zone's changes
+            curl -s -X POST '\(base)/changes/zone?\(query)' -d '{"zones":[{"zoneID":{"zoneName":"Trips"}}]}'
+            """
+    }
+}
+
+/// `<data>/admin-token`: the admin token of a non-dev server, minted and printed on first start.
+struct AdminTokenFile {
+    let url: URL
+
+    init(directory: URL) {
+        self.url = directory.appendingPathComponent("admin-token")
+    }
+
+    func ensure(with services: StratusServices) async throws {
+        if FileManager.default.fileExists(atPath: url.path) { return }
+        let token = services.identity.newAdminToken()
+        try await services.identity.addAdminToken(token)
+        try Data(token.utf8).write(to: url, options: .atomic)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        print("admin token (also in \(url.path)): \(token)")
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import StratusCore
+import StratusModel
+import StratusServer
+import StratusStore
+
+/// `stratus serve`: runs the server on an SQLite store in `--data`.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the server.")
+
+    @Option(help: "Address to listen on.") var host = "127.0.0.1"
+    @Option(help: "Port to listen on.") var port = 8080
+    @Option(help: "Directory for the database and credentials.") var data = "./stratus-data"
+    @Option(help: "Request limits: strict (Apple's figures) or lenient.") var limits: LimitsPreset = .strict
+    @Option(help: "Log level (trace, debug, info, notice, warning, error).") var logLevel = "notice"
+    @Flag(help: "Seed a development container, API token and the accounts alice, bob and carol.") var dev = false
+
+    func run() async throws {
+        // Line-buffer stdout so the credentials and curl lines appear at once, even through a pipe.
+        setvbuf(stdout, nil, _IOLBF, 0)
+        var logger = Logger(label: "stratus")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .notice
+        let dataURL = URL(fileURLWithPath: data, isDirectory: true)
+        try FileManager.default.createDirectory(at: dataURL, withIntermediateDirectories: true)
+        let store = try SQLiteStore(path: dataURL.appendingPathComponent("stratus.sqlite").path)
+        try await store.migrate()
+
+        let serverURL = "http://\(host):\(port)"
+        let services = StratusServices(
+            store: store,
+            configuration: CoreConfiguration(limits: limits.limits, signInURL: "\(serverURL)/stratus/v1/auth/signin")
+        )
+        if dev {
+            let credentials = try await DevCredentialsFile(directory: dataURL).seed(with: services, serverURL: serverURL)
+            print(DevCredentialsFile.walkthrough(credentials))
+        } else {
+            try await AdminTokenFile(directory: dataURL).ensure(with: services)
+        }
+
+        let app = Application(
+            router: buildRouter(services),
+            configuration: .init(address: .hostname(host, port: port), serverName: "Stratus"),
+            logger: logger
+        )
+        try await app.runService()
+    }
+}
