@@ -6,6 +6,11 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// Tests import what they exercise; MemberImportVisibility would make them list every module behind it.
+let testSwiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
 let package = Package(
     name: "Stratus",
     platforms: [.macOS(.v15)],
@@ -87,11 +92,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"], swiftSettings: testSwiftSettings),
         .testTarget(
             name: "StratusStoreTests",
             dependencies: ["StratusStore", "StratusModel"],
-            swiftSettings: swiftSettings
+            swiftSettings: testSwiftSettings
         ),
         .testTarget(
             name: "StratusServerTests",
@@ -102,8 +107,12 @@ let package = Package(
                 "StratusModel",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: testSwiftSettings
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -58,6 +58,6 @@ struct AdminTokenFile {
         try await services.identity.addAdminToken(token)
         try Data(token.utf8).write(to: url, options: .atomic)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
-        print("admin token (also in \(url.path)): \(token)")
+        FileHandle.standardOutput.write(Data("admin token (also in \(url.path)): \(token)\n".utf8))
     }
 }

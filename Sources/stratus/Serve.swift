@@ -19,8 +19,6 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Seed a development container, API token and the accounts alice, bob and carol.") var dev = false
 
     func run() async throws {
-        // Line-buffer stdout so the credentials and curl lines appear at once, even through a pipe.
-        setvbuf(stdout, nil, _IOLBF, 0)
         var logger = Logger(label: "stratus")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .notice
         let dataURL = URL(fileURLWithPath: data, isDirectory: true)
@@ -35,7 +33,8 @@ struct Serve: AsyncParsableCommand {
         )
         if dev {
             let credentials = try await DevCredentialsFile(directory: dataURL).seed(with: services, serverURL: serverURL)
-            print(DevCredentialsFile.walkthrough(credentials))
+            // Written unbuffered so the lines appear at once, even through a pipe.
+            FileHandle.standardOutput.write(Data((DevCredentialsFile.walkthrough(credentials) + "\n").utf8))
         } else {
             try await AdminTokenFile(directory: dataURL).ensure(with: services)
         }

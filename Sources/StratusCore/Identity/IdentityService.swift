@@ -14,7 +14,8 @@ public struct IdentityService: Sendable {
 
     /// Resolves the CKWS credentials of a request to `database`.
     /// - Throws: `AUTHENTICATION_FAILED` (401) for a missing or unknown API token, one of another
-    ///   container or environment, or an unknown or expired web auth token.
+    ///   container or environment, or an unknown web auth token; `AUTHENTICATION_REQUIRED` (421,
+    ///   with `redirectURL`) for a private or shared database without a web auth token, or an expired one.
     public func authenticate(apiToken: String?, webAuthToken: String?, for database: DatabaseRef) async throws(CoreError) -> Caller {
         guard let apiToken, !apiToken.isEmpty else {
             throw CoreError(.authenticationFailed, "missing ckAPIToken")
@@ -23,7 +24,13 @@ public struct IdentityService: Sendable {
         guard let granted, granted.container == database.container, granted.environment == database.environment else {
             throw CoreError(.authenticationFailed, "invalid ckAPIToken for \(database.container) (\(database.environment.rawValue))")
         }
-        guard let webAuthToken, !webAuthToken.isEmpty else { return .anonymous }
+        guard let webAuthToken, !webAuthToken.isEmpty else {
+            // Private and shared databases always need a user: answer before reading the body.
+            guard database.scope == .public else {
+                throw CoreError(.authenticationRequired, "request needs authorization", redirectURL: configuration.signInURL)
+            }
+            return .anonymous
+        }
         guard let session = try await resolveWebAuthToken(webAuthToken), session.container == database.container else {
             throw CoreError(.authenticationFailed, "invalid ckWebAuthToken")
         }

@@ -1,0 +1,170 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import NIOFoundationCompat
+import StratusCore
+import StratusModel
+import StratusServer
+import StratusStore
+import Testing
+
+/// A real Stratus server on a real socket (port 0) over a real SQLite file in a temp directory,
+/// seeded like `stratus serve --dev`.
+struct TestServer {
+    let client: any TestClientProtocol
+    let credentials: DevCredentials
+
+    static let base = "/database/1/\(DevSeeder.container)/development"
+
+    /// Runs `body` against a fresh server. Pass `directory` to reuse a data directory (restart tests).
+    static func run<T: Sendable>(
+        directory: URL? = nil,
+        limits: ServiceLimits = .strict,
+        previous: DevCredentials? = nil,
+        _ body: @Sendable (TestServer) async throws -> T
+    ) async throws -> T {
+        let dir = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("stratus-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { if directory == nil { try? FileManager.default.removeItem(at: dir) } }
+        let store = try SQLiteStore(path: dir.appendingPathComponent("stratus.sqlite").path)
+        try await store.migrate()
+        let services = StratusServices(store: store, configuration: CoreConfiguration(limits: limits))
+        let credentials = try await DevSeeder(identity: services.identity).seed(previous: previous, serverURL: "http://127.0.0.1")
+        var logger = Logger(label: "stratus-test")
+        logger.logLevel = .warning
+        let app = Application(
+            router: buildRouter(services),
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            logger: logger
+        )
+        return try await app.test(.live) { client in
+            try await body(TestServer(client: client, credentials: credentials))
+        }
+    }
+
+    // MARK: - Requests
+
+    /// The query string for `account` (`nil`: API token only).
+    func query(_ account: String?) -> String {
+        var query = "ckAPIToken=\(credentials.apiToken)"
+        if let account, let token = credentials.account(account)?.webAuthToken { query += "&ckWebAuthToken=\(token)" }
+        return query
+    }
+
+    func userRecordName(_ account: String) -> String {
+        credentials.account(account)?.userRecordName ?? ""
+    }
+
+    /// POSTs raw bytes to a CKWS operation of `database` as `account`.
+    func raw(
+        _ operation: String, database: String = "private", as account: String? = "alice", body: ByteBuffer?,
+        method: HTTPRequest.Method = .post
+    ) async throws -> TestResponse {
+        let uri = "\(TestServer.base)/\(database)/\(operation)?\(query(account))"
+        return try await client.execute(uri: uri, method: method, headers: [.contentType: "text/plain"], body: body)
+    }
+
+    /// POSTs `request` as JSON and returns the response.
+    func post<Body: Encodable>(
+        _ operation: String, _ request: Body, database: String = "private", as account: String? = "alice"
+    ) async throws -> TestResponse {
+        try await raw(operation, database: database, as: account, body: ByteBuffer(data: try JSONEncoder().encode(request)))
+    }
+
+    /// POSTs `request` and decodes a 200 response as `Response`.
+    func call<Body: Encodable, Response: Decodable>(
+        _ operation: String, _ request: Body, as account: String = "alice", expecting: Response.Type,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Response {
+        let response = try await post(operation, request, as: account)
+        #expect(response.status == .ok, "\(operation): \(response.text)", sourceLocation: sourceLocation)
+        return try response.decode(Response.self)
+    }
+
+    // MARK: - Shorthands for the common CKWS calls
+
+    @discardableResult
+    func createZone(_ name: String, as account: String = "alice") async throws -> Zone {
+        let response = try await call(
+            "zones/modify", ModifyZonesRequest(operations: [.init(.create, ZoneID(zoneName: name))]), as: account,
+            expecting: ZonesResponse.self
+        )
+        guard case .zone(let zone)? = response.zones.first else { throw TestFailure("zone \(name) not created") }
+        return zone
+    }
+
+    func modify(
+        _ operations: [RecordOperation], zone: String, atomic: Bool? = nil, as account: String = "alice"
+    ) async throws -> [RecordResult] {
+        try await call(
+            "records/modify", ModifyRecordsRequest(operations: operations, zoneID: ZoneID(zoneName: zone), atomic: atomic),
+            as: account, expecting: RecordsResponse.self
+        ).records
+    }
+
+    func lookup(_ names: [String], zone: String, as account: String = "alice") async throws -> [RecordResult] {
+        try await call(
+            "records/lookup", LookupRecordsRequest(records: names.map { .init(recordName: $0) }, zoneID: ZoneID(zoneName: zone)),
+            as: account, expecting: RecordsResponse.self
+        ).records
+    }
+
+    func zoneChanges(_ zone: String, token: String? = nil, limit: Int? = nil, as account: String = "alice") async throws -> ZoneChangesResult {
+        let request = ZoneChangesRequest(zones: [.init(zoneID: ZoneID(zoneName: zone), syncToken: token, resultsLimit: limit)])
+        let response = try await call("changes/zone", request, as: account, expecting: ZoneChangesResponse.self)
+        guard let first = response.zones.first else { throw TestFailure("no zone in changes/zone response") }
+        return first
+    }
+
+    /// Every page of a zone's changes from `token`, following `moreComing`.
+    func allZoneChanges(_ zone: String, token: String? = nil, limit: Int, as account: String = "alice") async throws -> (pages: [ZoneChangesPage], token: String) {
+        var pages: [ZoneChangesPage] = []
+        var token = token
+        while true {
+            guard case .page(let page) = try await zoneChanges(zone, token: token, limit: limit, as: account) else {
+                throw TestFailure("zone changes failed")
+            }
+            pages.append(page)
+            token = page.syncToken
+            if !page.moreComing { return (pages, page.syncToken) }
+        }
+    }
+
+    /// POSTs to an admin endpoint with the admin token.
+    func admin<Body: Encodable>(_ path: String, _ body: Body, token: String? = nil) async throws -> TestResponse {
+        try await client.execute(
+            uri: "/stratus/v1/admin/\(path)", method: .post,
+            headers: [.authorization: "Bearer \(token ?? credentials.adminToken)"],
+            body: ByteBuffer(data: try JSONEncoder().encode(body))
+        )
+    }
+}
+
+extension TestResponse {
+    var text: String { String(buffer: body) }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        try JSONDecoder().decode(T.self, from: body)
+    }
+
+    /// The CKWS error body of a failed request.
+    var errorBody: ErrorBody? { try? decode(ErrorBody.self) }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Builders for test records.
+enum Records {
+    static func destination(_ name: String, caption: String, extra: [String: Field] = [:]) -> Record {
+        Record(recordName: name, recordType: "Destination", fields: ["caption": .string(caption)].merging(extra) { _, new in new })
+    }
+
+    static func create(_ name: String, caption: String = "caption") -> RecordOperation {
+        RecordOperation(.create, destination(name, caption: caption))
+    }
+}
