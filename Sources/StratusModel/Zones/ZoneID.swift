@@ -10,13 +10,14 @@ public struct ZoneID: Sendable, Hashable {
 
     public var zoneName: String
     public var ownerRecordName: String?
-    public var zoneType: String?
 
     public init(zoneName: String, ownerRecordName: String? = nil) {
         self.zoneName = zoneName
         self.ownerRecordName = ownerRecordName
-        self.zoneType = zoneName == ZoneID.defaultZoneName ? "DEFAULT_ZONE" : "REGULAR_CUSTOM_ZONE"
     }
+
+    /// `DEFAULT_ZONE` or `REGULAR_CUSTOM_ZONE`, derived from the name (emitted, ignored on input).
+    public var zoneType: String { isDefaultZone ? "DEFAULT_ZONE" : "REGULAR_CUSTOM_ZONE" }
 
     /// The default zone of a database.
     public static func defaultZone(owner: String? = nil) -> ZoneID {
@@ -35,13 +36,12 @@ extension ZoneID: Codable {
         self.ownerRecordName =
             try container.decodeIfPresent(String.self, forKey: .ownerRecordName)
             ?? container.decodeIfPresent(String.self, forKey: .ownerName)
-        self.zoneType = try container.decodeIfPresent(String.self, forKey: .zoneType)
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(zoneName, forKey: .zoneName)
         try container.encodeIfPresent(ownerRecordName, forKey: .ownerRecordName)
-        try container.encode(zoneType ?? (isDefaultZone ? "DEFAULT_ZONE" : "REGULAR_CUSTOM_ZONE"), forKey: .zoneType)
+        try container.encode(zoneType, forKey: .zoneType)
     }
 }
