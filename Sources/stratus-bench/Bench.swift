@@ -1,0 +1,85 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// `stratus-bench`: drives a Stratus server over HTTP and prints requests/s and p50/p99 for each
+/// workload beside the limit measured in the same run (the echo route, a raw SQLite insert).
+@main
+struct Bench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stratus-bench",
+        abstract: "Benchmark a Stratus server (started here unless --credentials is given)."
+    )
+
+    @Option(help: "Seconds per measured workload.") var seconds = 10
+    @Option(help: "Concurrency of the single-create and echo workloads.") var concurrency = 64
+    @Option(help: "Concurrency of the 200-create batches.") var batchConcurrency = 4
+    @Option(help: "Zone sizes for the change-page workload (comma separated).") var zoneSizes = "10000,1000000"
+    @Option(help: "Port for the server started here.") var port = 8199
+    @Option(help: "Path of the stratus binary to start (default: beside this one).") var stratusBinary: String?
+    @Option(help: "dev-credentials.json of a running server to target instead.") var credentials: String?
+    @Option(help: "Server URL when targeting a running server.") var server: String?
+    @Option(help: "Workloads to run (comma separated): echo,single,batch,raw,changes.") var only = "echo,single,batch,raw,changes"
+
+    func run() async throws {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(concurrency, 8)
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let target: ServerUnderTest
+        if let credentials {
+            target = try ServerUnderTest(credentialsFile: URL(fileURLWithPath: credentials), serverURL: server)
+        } else {
+            let binary = stratusBinary.map { URL(fileURLWithPath: $0) }
+                ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stratus")
+            target = try await ServerUnderTest(startingBinary: binary, port: port, client: client)
+        }
+        defer { target.stop() }
+        do {
+            try await measure(target, client: client)
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+    }
+
+    private func measure(_ target: ServerUnderTest, client: HTTPClient) async throws {
+        let workloads = Set(only.split(separator: ",").map(String.init))
+        let scenarios = Scenarios(server: target, runner: LoadRunner(client: client), duration: .seconds(seconds))
+        var report = Report()
+        try await scenarios.createZone(Workload.zone)
+        var echoRate: Double?
+        if workloads.contains("echo") {
+            let echo = try await scenarios.echo(concurrency: concurrency)
+            echoRate = echo.requestsPerSecond
+            report.add("echo route (limit), c=\(concurrency)", echo, itemsPerRequest: 1)
+        }
+        if workloads.contains("single") {
+            let single = try await scenarios.singleCreates(concurrency: concurrency, run: UUID().uuidString)
+            report.add("single-record creates, c=\(concurrency)", single, itemsPerRequest: 1, limit: echoRate.map { ("echo", $0) })
+        }
+        var rawRate: Double?
+        if workloads.contains("raw") {
+            let rate = try RawInsert.rowsPerSecond(rows: 100_000, batch: 200)
+            rawRate = rate
+            report.addLimit("raw SQLite insert, batches of 200 (limit)", itemsPerSecond: rate)
+        }
+        if workloads.contains("batch") {
+            let batch = try await scenarios.batchCreates(perRequest: 200, concurrency: batchConcurrency, run: UUID().uuidString)
+            report.add("records/modify × 200 creates, c=\(batchConcurrency)", batch, itemsPerRequest: 200, limit: rawRate.map { ("raw insert", $0) })
+        }
+        if workloads.contains("changes") {
+            for size in zoneSizes.split(separator: ",").compactMap({ Int($0) }) {
+                let zone = "Pages\(size)"
+                try await scenarios.createZone(zone)
+                let start = ContinuousClock.now
+                try await scenarios.populate(zone: zone, count: size)
+                report.note("populated \(zone) with \(size) records in \(ContinuousClock.now - start)")
+                let pages = try await scenarios.changePages(zone: zone, count: size)
+                report.add("changes/zone page of 200, zone of \(size)", pages, itemsPerRequest: 200)
+            }
+        }
+        print(report.markdown)
+    }
+}

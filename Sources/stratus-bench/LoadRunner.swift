@@ -1,0 +1,89 @@
+import AsyncHTTPClient
+import Foundation
+import Histogram
+import NIOCore
+import NIOHTTP1
+
+/// A closed-loop load generator: `concurrency` workers each send a request, wait for the answer
+/// and send the next, until the duration is over. Latencies go into an HdrHistogram (µs).
+struct LoadRunner {
+    let client: HTTPClient
+
+    /// What one run measured.
+    struct Result {
+        var requests: Int
+        var failures: Int
+        var seconds: Double
+        var histogram: Histogram<UInt64>
+
+        var requestsPerSecond: Double { Double(requests) / seconds }
+        var p50Milliseconds: Double { Double(histogram.valueAtPercentile(50)) / 1000 }
+        var p99Milliseconds: Double { Double(histogram.valueAtPercentile(99)) / 1000 }
+    }
+
+    /// Runs `makeRequest(worker, sequence)` in a closed loop; a non-200 answer counts as a failure.
+    func run(
+        concurrency: Int, duration: Duration, warmup: Duration = .seconds(1),
+        makeRequest: @escaping @Sendable (_ worker: Int, _ sequence: Int) -> HTTPClientRequest
+    ) async throws -> Result {
+        _ = try await loop(concurrency: concurrency, duration: warmup, makeRequest: makeRequest, sequenceBase: 1_000_000_000)
+        return try await loop(concurrency: concurrency, duration: duration, makeRequest: makeRequest, sequenceBase: 0)
+    }
+
+    private func loop(
+        concurrency: Int, duration: Duration, makeRequest: @escaping @Sendable (Int, Int) -> HTTPClientRequest, sequenceBase: Int
+    ) async throws -> Result {
+        let start = ContinuousClock.now
+        let deadline = start + duration
+        let client = self.client
+        let partials = try await withThrowingTaskGroup(of: Result.self) { group in
+            for worker in 0..<concurrency {
+                group.addTask {
+                    var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+                    var requests = 0
+                    var failures = 0
+                    var sequence = sequenceBase
+                    while ContinuousClock.now < deadline {
+                        let request = makeRequest(worker, sequence)
+                        sequence += 1
+                        let sent = ContinuousClock.now
+                        let response = try await client.execute(request, timeout: .seconds(60))
+                        _ = try await response.body.collect(upTo: 64 << 20)
+                        let elapsed = ContinuousClock.now - sent
+                        _ = histogram.record(UInt64(max(1, elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000)))
+                        requests += 1
+                        if response.status != .ok { failures += 1 }
+                    }
+                    return Result(requests: requests, failures: failures, seconds: 0, histogram: histogram)
+                }
+            }
+            var all: [Result] = []
+            for try await partial in group { all.append(partial) }
+            return all
+        }
+        let elapsed = ContinuousClock.now - start
+        var total = Result(
+            requests: 0, failures: 0,
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            histogram: Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
+        )
+        for partial in partials {
+            total.requests += partial.requests
+            total.failures += partial.failures
+            total.histogram.add(partial.histogram)
+        }
+        return total
+    }
+}
+
+extension HTTPClientRequest {
+    /// A POST with a JSON body.
+    static func post(_ url: String, body: Data, headers: [(String, String)] = []) -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        request.body = .bytes(ByteBuffer(bytes: body))
+        return request
+    }
+}
