@@ -125,6 +125,50 @@ struct RecordStoreConformanceTests {
         guard case .failed(.invalid) = result.outcomes.first else { throw TestFailure("type clash accepted") }
     }
 
+    @Test("concurrent batches are grouped into shared commits without mixing their outcomes", arguments: StoreKind.allCases)
+    func concurrentBatches(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        _ = try await store.createZone(zone, atomic: true)
+        let missing = ZoneKey(database: database, name: "Missing")
+        let template = batch([])
+        let results: [Int: Result<ZoneBatchResult, StoreError>] = try await withThrowingTaskGroup(of: (Int, Result<ZoneBatchResult, StoreError>).self) { group throws -> [Int: Result<ZoneBatchResult, StoreError>] in
+            for index in 0..<60 {
+                group.addTask {
+                    var writes: [RecordWrite] = [save("c\(index)", "\(index)")]
+                    if index % 3 == 0 { writes.append(save("never\(index)", "x", tag: "stale")) }
+                    var batch = template
+                    batch.writes = writes
+                    if index % 10 == 7 { batch.zone = missing }
+                    do { return (index, .success(try await store.apply(batch))) } catch let error as StoreError { return (index, .failure(error)) }
+                }
+            }
+            var all: [Int: Result<ZoneBatchResult, StoreError>] = [:]
+            for try await (index, result) in group { all[index] = result }
+            return all
+        }
+        var seqs = Set<Int64>()
+        for index in 0..<60 {
+            let result = try #require(results[index])
+            if index % 10 == 7 {
+                #expect(throws: StoreError(.zoneNotFound)) { try result.get() }
+                continue
+            }
+            let outcomes: [WriteOutcome] = try result.get().outcomes
+            if index % 3 == 0 {
+                #expect(outcomes == [.failed(.atomicAborted), .failed(.notFound)], "batch \(index)")
+            } else {
+                guard case .saved(let record) = outcomes.first else { throw TestFailure("batch \(index): \(outcomes)") }
+                #expect(record.fields["caption"] == .string("\(index)"))
+                seqs.insert(record.seq)
+            }
+        }
+        let expected = (0..<60).filter { $0 % 3 != 0 && $0 % 10 != 7 }
+        #expect(seqs.count == expected.count)
+        let page = try await store.changes(in: zone, generation: nil, after: 0, recordTypes: nil, limit: 200)
+        #expect(Set(page.records.map(\.name)) == Set(expected.map { "c\($0)" }))
+        #expect(page.records.map(\.seq) == page.records.map(\.seq).sorted())
+    }
+
     @Test("identity: accounts are unique by email, credentials resolve by hash", arguments: StoreKind.allCases)
     func identity(kind: StoreKind) async throws {
         let store = try await kind.make()

@@ -31,10 +31,8 @@ public struct RecordService: Sendable {
             return RecordsResponse(records: names.map { zoneNotFound($0) })
         }
         do {
-            if zoneKey.name == ZoneID.defaultZoneName { try await defaultZones.ensure(in: database) }
-            guard let zone = try await store.zone(zoneKey) else {
-                return RecordsResponse(records: names.map { zoneNotFound($0) })
-            }
+            let isDefaultZone = zoneKey.name == ZoneID.defaultZoneName
+            if isDefaultZone { try await defaultZones.ensure(in: database) }
             let ref = scope.database
             let schema = try await schema.schema(container: ref.container, environment: ref.environment)
             var planner = OperationPlanner(
@@ -44,9 +42,12 @@ public struct RecordService: Sendable {
             let plans = zip(request.operations, names).map { operation, name in
                 planner.plan(operation, name: name, requestDesiredKeys: request.desiredKeys)
             }
-            let atomic = (request.atomic ?? true) && zone.atomic
-            let mapper = RecordMapper(zoneID: access.zoneID(named: zone.name, in: database))
+            // Custom zones commit atomically, the default zone never: the zone is not read here,
+            // the store checks that it exists inside the batch's transaction.
+            let atomic = (request.atomic ?? true) && !isDefaultZone
+            let mapper = RecordMapper(zoneID: access.zoneID(named: zoneKey.name, in: database))
             if atomic, plans.contains(where: { if case .failure = $0 { true } else { false } }) {
+                guard try await store.zone(zoneKey) != nil else { return RecordsResponse(records: names.map { zoneNotFound($0) }) }
                 return RecordsResponse(records: zip(plans, names).map { plan, name in
                     if case .failure(let error) = plan { return .failure(error) }
                     return .failure(atomicError(name))
@@ -61,7 +62,7 @@ public struct RecordService: Sendable {
                 zone: zoneKey, atomic: atomic, writes: writes, author: author,
                 schema: planner.newFields, schemaMayGrow: ref.environment == .development
             )
-            let result = writes.isEmpty ? ZoneBatchResult(outcomes: [], zone: zone) : try await store.apply(batch)
+            let result = try await store.apply(batch)
             if result.outcomes.contains(where: { if case .failed = $0 { false } else { true } }) {
                 self.schema.learn(planner.newFields, container: ref.container, environment: ref.environment)
             }
@@ -74,8 +75,10 @@ public struct RecordService: Sendable {
                     return mapOutcome(outcome, name: name, desiredKeys: desiredKeys, mapper: mapper)
                 }
             }
-            logger.debug("records/modify", metadata: ["operations": "\(names.count)", "zone": "\(zone.name)"])
+            logger.debug("records/modify", metadata: ["operations": "\(names.count)", "zone": "\(zoneKey.name)"])
             return RecordsResponse(records: records)
+        } catch where error.kind == .zoneNotFound {
+            return RecordsResponse(records: names.map { zoneNotFound($0) })
         } catch {
             throw CoreError(error)
         }

@@ -4,19 +4,38 @@ import StratusModel
 
 extension SQLiteStore {
     public func apply(_ batch: ZoneBatch) async throws(StoreError) -> ZoneBatchResult {
+        let outcome = await groupCommit.submit(batch) { batches in await self.write(group: batches) }
+        return try outcome.get()
+    }
+
+    /// Writes a group of zone batches in one transaction, each inside its own savepoint so an
+    /// atomic batch that fails (or a missing zone) rolls back alone.
+    private func write(group batches: [ZoneBatch]) async -> [Result<ZoneBatchResult, StoreError>] {
         do {
             return try await writer.writeWithoutTransaction { db in
-                var result: ZoneBatchResult?
+                var results: [Result<ZoneBatchResult, StoreError>] = []
+                results.reserveCapacity(batches.count)
                 try db.inTransaction(.immediate) {
-                    let applied = try BatchApplier(db: db, batch: batch).run()
-                    result = applied.result
-                    return applied.commit ? .commit : .rollback
+                    for batch in batches {
+                        var result: Result<ZoneBatchResult, StoreError> = .failure(StoreError(.failure, "batch produced no result"))
+                        do {
+                            try db.inSavepoint {
+                                let applied = try BatchApplier(db: db, batch: batch).run()
+                                result = .success(applied.result)
+                                return applied.commit ? .commit : .rollback
+                            }
+                        } catch let error as StoreError {
+                            result = .failure(error)
+                        }
+                        results.append(result)
+                    }
+                    return .commit
                 }
-                guard let result else { throw StoreError(.failure, "batch produced no result") }
-                return result
+                return results
             }
         } catch {
-            throw SQLiteStore.translate(error)
+            let failure = SQLiteStore.translate(error)
+            return batches.map { _ in .failure(failure) }
         }
     }
 
