@@ -5,7 +5,7 @@ import Foundation
 enum Secrets {
     /// 64 lowercase hex characters (API tokens, admin tokens).
     static func hexToken() -> String {
-        randomBytes(32).map { String(format: "%02x", $0) }.joined()
+        hex(randomBytes(32))
     }
 
     /// A long base64-style token (web auth tokens), with `+` and `/` mapped to URL-safe characters
@@ -18,12 +18,24 @@ enum Secrets {
 
     /// `_` followed by 32 hex characters, as CloudKit names users.
     static func userRecordName() -> String {
-        "_" + randomBytes(16).map { String(format: "%02x", $0) }.joined()
+        "_" + hex(randomBytes(16))
     }
 
     /// SHA-256 of the secret, hex encoded: what the store keeps.
     static func hash(_ secret: String) -> String {
-        SHA256.hash(data: Data(secret.utf8)).map { String(format: "%02x", $0) }.joined()
+        hex(SHA256.hash(data: Data(secret.utf8)))
+    }
+
+    /// Lowercase hex of `bytes` (on every request's credential lookup: no `String(format:)`).
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     private static func randomBytes(_ count: Int) -> [UInt8] {

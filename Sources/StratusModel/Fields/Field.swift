@@ -59,7 +59,7 @@ extension Field: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         let asStrings = encoder.userInfo[.numbersAsStrings] as? Bool ?? false
-        try value.encode(to: container.superEncoder(forKey: .value), numbersAsStrings: asStrings)
+        try container.encode(FieldValue.Encoding(value: value, numbersAsStrings: asStrings), forKey: .value)
         try container.encode(type, forKey: .type)
     }
 }

@@ -78,29 +78,32 @@ extension FieldValue {
         throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unsupported field value"))
     }
 
-    func encode(to encoder: any Encoder, numbersAsStrings: Bool) throws {
-        switch self {
-        case .list(let items):
-            var container = encoder.unkeyedContainer()
-            for item in items {
-                try item.encode(to: container.superEncoder(), numbersAsStrings: numbersAsStrings)
+    /// Encodes a value in place (no `superEncoder`, which costs an encoder object per field).
+    struct Encoding: Encodable {
+        let value: FieldValue
+        let numbersAsStrings: Bool
+
+        func encode(to encoder: any Encoder) throws {
+            if case .list(let items) = value {
+                var container = encoder.unkeyedContainer()
+                for item in items {
+                    try container.encode(Encoding(value: item, numbersAsStrings: numbersAsStrings))
+                }
+                return
             }
-            return
-        default:
-            break
-        }
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .string(let text): try container.encode(text)
-        case .int64(let number), .timestamp(let number):
-            if numbersAsStrings { try container.encode(String(number)) } else { try container.encode(number) }
-        case .double(let number):
-            if numbersAsStrings { try container.encode(String(number)) } else { try container.encode(number) }
-        case .bytes(let data): try container.encode(data.base64EncodedString())
-        case .location(let location): try container.encode(location)
-        case .reference(let reference): try container.encode(reference)
-        case .asset(let asset): try container.encode(asset)
-        case .list: break
+            var container = encoder.singleValueContainer()
+            switch value {
+            case .string(let text): try container.encode(text)
+            case .int64(let number), .timestamp(let number):
+                if numbersAsStrings { try container.encode(String(number)) } else { try container.encode(number) }
+            case .double(let number):
+                if numbersAsStrings { try container.encode(String(number)) } else { try container.encode(number) }
+            case .bytes(let data): try container.encode(data.base64EncodedString())
+            case .location(let location): try container.encode(location)
+            case .reference(let reference): try container.encode(reference)
+            case .asset(let asset): try container.encode(asset)
+            case .list: break
+            }
         }
     }
 }

@@ -4,13 +4,21 @@ import StratusModel
 
 extension SQLiteStore {
     public func apply(_ batch: ZoneBatch) async throws(StoreError) -> ZoneBatchResult {
-        let outcome = await groupCommit.submit(batch) { batches in await self.write(group: batches) }
+        // Fields are encoded here, on the caller's task and in parallel with other requests,
+        // not inside the serialized write.
+        let prepared: PreparedBatch
+        do {
+            prepared = try PreparedBatch(batch)
+        } catch {
+            throw StoreError(.failure, "cannot encode fields: \(error)")
+        }
+        let outcome = await groupCommit.submit(prepared) { batches in await self.write(group: batches) }
         return try outcome.get()
     }
 
     /// Writes a group of zone batches in one transaction, each inside its own savepoint so an
     /// atomic batch that fails (or a missing zone) rolls back alone.
-    private func write(group batches: [ZoneBatch]) async -> [Result<ZoneBatchResult, StoreError>] {
+    private func write(group batches: [PreparedBatch]) async -> [Result<ZoneBatchResult, StoreError>] {
         do {
             return try await writer.writeWithoutTransaction { db in
                 var results: [Result<ZoneBatchResult, StoreError>] = []
@@ -20,7 +28,7 @@ extension SQLiteStore {
                         var result: Result<ZoneBatchResult, StoreError> = .failure(StoreError(.failure, "batch produced no result"))
                         do {
                             try db.inSavepoint {
-                                let applied = try BatchApplier(db: db, batch: batch).run()
+                                let applied = try BatchApplier(db: db, prepared: batch).run()
                                 result = .success(applied.result)
                                 return applied.commit ? .commit : .rollback
                             }
@@ -92,11 +100,32 @@ extension SQLiteStore {
 
 /// Applies one zone batch inside an open transaction: checks each write's precondition, writes
 /// rows stamped with the next sequence values, and says whether to commit.
+/// A zone batch with each write's fields already encoded as the JSON the store keeps.
+struct PreparedBatch: Sendable {
+    let batch: ZoneBatch
+    let fieldsJSON: [String]
+
+    init(_ batch: ZoneBatch) throws {
+        let encoder = JSONEncoder()
+        self.batch = batch
+        self.fieldsJSON = try batch.writes.map { write in
+            write.fields.isEmpty ? "{}" : String(decoding: try encoder.encode(write.fields), as: UTF8.self)
+        }
+    }
+}
+
 private struct BatchApplier {
     let db: Database
     let batch: ZoneBatch
+    let fieldsJSON: [String]
     let encoder = JSONEncoder()
     let decoder = JSONDecoder()
+
+    init(db: Database, prepared: PreparedBatch) {
+        self.db = db
+        self.batch = prepared.batch
+        self.fieldsJSON = prepared.fieldsJSON
+    }
 
     func run() throws -> (result: ZoneBatchResult, commit: Bool) {
         guard var zone = try SQLiteStore.fetchZone(batch.zone, in: db) else { throw StoreError(.zoneNotFound) }
@@ -105,12 +134,12 @@ private struct BatchApplier {
         let startSeq = seq
         var outcomes: [WriteOutcome] = []
         outcomes.reserveCapacity(batch.writes.count)
-        for write in batch.writes {
+        for (write, json) in zip(batch.writes, fieldsJSON) {
             if let reason = schemaFailure(of: write, in: schemaFailures) {
                 outcomes.append(.failed(.invalid(reason)))
                 continue
             }
-            outcomes.append(try apply(write, zoneID: zone.id, seq: &seq))
+            outcomes.append(try apply(write, fieldsJSON: json, zoneID: zone.id, seq: &seq))
         }
         let failed = outcomes.contains { if case .failed = $0 { true } else { false } }
         if failed && batch.atomic && zone.atomic {
@@ -131,7 +160,8 @@ private struct BatchApplier {
 
     // MARK: - Writes
 
-    private func apply(_ write: RecordWrite, zoneID: Int64, seq: inout Int64) throws -> WriteOutcome {
+    /// `fieldsJSON` is `write.fields` encoded: stored as is wherever the record's fields are exactly those.
+    private func apply(_ write: RecordWrite, fieldsJSON: String, zoneID: Int64, seq: inout Int64) throws -> WriteOutcome {
         let existing = try SQLiteStore.fetchRecord(write.name, zoneID: zoneID, in: db, decoder: decoder)
         let live = existing?.deleted == false ? existing : nil
         if case .changeTag(let tag) = write.precondition {
@@ -148,13 +178,15 @@ private struct BatchApplier {
             record.modified = stamp
             record.seq = seq
             record.deleted = true
-            try upsert(record, zoneID: zoneID)
+            try upsert(record, fieldsJSON: "{}", zoneID: zoneID)
             return .deleted(name: write.name)
         case .create:
             if let live { return .failed(.exists(live)) }
-            return try insertNew(write, zoneID: zoneID, stamp: stamp, seq: &seq)
+            return try insertNew(write, fieldsJSON: fieldsJSON, zoneID: zoneID, stamp: stamp, seq: &seq)
         case .save(let replace):
-            guard var record = live else { return try insertNew(write, zoneID: zoneID, stamp: stamp, seq: &seq) }
+            guard var record = live else {
+                return try insertNew(write, fieldsJSON: fieldsJSON, zoneID: zoneID, stamp: stamp, seq: &seq)
+            }
             if let type = write.recordType, type != record.type {
                 return .failed(.invalid("record '\(write.name)' has type '\(record.type)', not '\(type)'"))
             }
@@ -168,12 +200,12 @@ private struct BatchApplier {
             }
             record.modified = stamp
             record.seq = seq
-            try upsert(record, zoneID: zoneID)
+            try upsert(record, fieldsJSON: replace ? fieldsJSON : nil, zoneID: zoneID)
             return .saved(record)
         }
     }
 
-    private func insertNew(_ write: RecordWrite, zoneID: Int64, stamp: RecordStamp, seq: inout Int64) throws -> WriteOutcome {
+    private func insertNew(_ write: RecordWrite, fieldsJSON: String, zoneID: Int64, stamp: RecordStamp, seq: inout Int64) throws -> WriteOutcome {
         guard let type = write.recordType else {
             return .failed(.invalid("record '\(write.name)' does not exist and the operation gives no recordType"))
         }
@@ -182,12 +214,13 @@ private struct BatchApplier {
             name: write.name, type: type, fields: write.fields, created: stamp, modified: stamp,
             parentName: write.parentName, seq: seq
         )
-        try upsert(record, zoneID: zoneID)
+        try upsert(record, fieldsJSON: fieldsJSON, zoneID: zoneID)
         return .saved(record)
     }
 
-    private func upsert(_ record: StoredRecord, zoneID: Int64) throws {
-        let fieldsJSON = String(decoding: try encoder.encode(record.fields), as: UTF8.self)
+    /// Writes the row; `fieldsJSON` is the fields already encoded, or `nil` to encode them here (merges).
+    private func upsert(_ record: StoredRecord, fieldsJSON: String?, zoneID: Int64) throws {
+        let fieldsJSON = try fieldsJSON ?? String(decoding: encoder.encode(record.fields), as: UTF8.self)
         try db.cachedStatement(
             sql: """
                 INSERT OR REPLACE INTO records (zone_id, record_name, record_type, fields, created_at, created_by,

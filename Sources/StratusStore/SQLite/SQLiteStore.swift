@@ -9,7 +9,7 @@ import StratusModel
 /// costs the same in a zone of ten records or of a million.
 public final class SQLiteStore: RecordStore, IdentityStore {
     let writer: any DatabaseWriter
-    let groupCommit = GroupCommit<ZoneBatch, Result<ZoneBatchResult, StoreError>>()
+    let groupCommit = GroupCommit<PreparedBatch, Result<ZoneBatchResult, StoreError>>()
 
     /// Opens (creating if needed) the database file at `path`.
     /// - Throws: ``StoreError`` when the file cannot be opened.
