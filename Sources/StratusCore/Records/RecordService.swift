@@ -91,13 +91,12 @@ public struct RecordService: Sendable {
                 "too many operations: \(request.operations.count) (limit \(limits.operationsPerRequest) per request)"
             )
         }
-        let encoder = JSONEncoder()
         for operation in request.operations {
             guard let fields = operation.record.fields, !fields.isEmpty else { continue }
-            let size = (try? encoder.encode(fields).count) ?? 0
+            let size = fields.reduce(0) { $0 + $1.key.utf8.count + $1.value.value.dataSize }
             if size > limits.recordBytes {
                 throw CoreError.badRequest(
-                    "record '\(operation.record.recordName ?? "")' is \(size) bytes (limit \(limits.recordBytes) per record)"
+                    "record '\(operation.record.recordName ?? "")' holds \(size) bytes (limit \(limits.recordBytes) per record)"
                 )
             }
         }

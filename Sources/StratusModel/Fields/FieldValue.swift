@@ -16,6 +16,20 @@ public indirect enum FieldValue: Sendable, Hashable {
     case asset(AssetValue)
     case list([FieldValue])
 
+    /// The bytes of data this value holds (string UTF-8, raw bytes, 8 per number): what counts
+    /// against the per-record size limit, computed without encoding anything.
+    public var dataSize: Int {
+        switch self {
+        case .string(let text): text.utf8.count
+        case .int64, .double, .timestamp: 8
+        case .bytes(let data): data.count
+        case .location: 64
+        case .reference(let reference): reference.recordName.utf8.count + (reference.zoneID?.zoneName.utf8.count ?? 0) + 16
+        case .asset(let asset): (asset.fileChecksum?.utf8.count ?? 0) + (asset.receipt?.utf8.count ?? 0) + (asset.downloadURL?.utf8.count ?? 0) + 16
+        case .list(let items): items.reduce(0) { $0 + $1.dataSize }
+        }
+    }
+
     /// The scalar type this value has when it stands alone (the natural tag, before schema resolution).
     var naturalType: FieldType {
         switch self {

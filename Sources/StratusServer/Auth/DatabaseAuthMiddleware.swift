@@ -23,10 +23,10 @@ struct DatabaseAuthMiddleware: RouterMiddleware {
         )
         var context = context
         context.scope = RequestScope(database: database, caller: caller, deviceID: request.headers[.deviceID])
-        context.logger[metadataKey: "ck.container"] = .string(database.container)
-        context.logger[metadataKey: "ck.env"] = .string(database.environment.rawValue)
-        context.logger[metadataKey: "ck.db"] = .string(database.scope.rawValue)
-        context.logger[metadataKey: "ck.caller"] = .string(caller.userRecordName ?? "anonymous")
+        // One metadata key, not four: each set re-renders the handler's metadata.
+        context.logger[metadataKey: "ck"] = .string(
+            "\(database.container)/\(database.environment.rawValue)/\(database.scope.rawValue) \(caller.userRecordName ?? "anonymous")"
+        )
         return try await next(request, context)
     }
 

@@ -1,75 +1,75 @@
+import GRDB
 import Synchronization
 
-/// Group commit: zone batches that arrive while another commit is running are written together
-/// in the next transaction, so N concurrent single-record saves cost one disk sync, not N.
+/// Group commit: zone batches that arrive while the writer is busy are written together in its
+/// next transaction, so N concurrent single-record saves cost one commit, not N.
 ///
-/// The first caller becomes the leader and writes its batch with everything queued; followers
-/// park on a continuation. When a leader has written, it resumes its followers with their results
-/// and hands leadership to the oldest caller still queued, then returns its own result: no caller
-/// waits for more than the commit in progress plus its own, and no background task is needed.
-final class GroupCommit<Batch: Sendable, Outcome: Sendable>: Sendable {
-    private enum Turn: Sendable {
-        case done(Outcome)
-        case lead
-    }
+/// Callers queue their batch and park on a continuation. The first to find no drain scheduled
+/// schedules one on the database's serial writer (`asyncWriteWithoutTransaction`); the drain
+/// takes everything queued (up to ``maximumGroup``), writes it, resumes each caller with its own
+/// outcome straight from the writer, and schedules itself again while work remains, so the
+/// writer never waits for a caller's task to be rescheduled and other writes interleave
+/// between groups. No background task exists when nothing is queued.
+final class GroupCommit: Sendable {
+    typealias Outcome = Result<ZoneBatchResult, StoreError>
+    typealias Write = @Sendable ([PreparedBatch], Database) -> [Outcome]
 
     private struct Waiter: Sendable {
-        let batch: Batch
-        let continuation: CheckedContinuation<Turn, Never>
+        let batch: PreparedBatch
+        let continuation: CheckedContinuation<Outcome, Never>
     }
 
     private struct State: Sendable {
         var queue: [Waiter] = []
-        var leading = false
+        var drainScheduled = false
     }
 
     private let state = Mutex(State())
+    private let writer: any DatabaseWriter
+    private let write: Write
     /// The most batches one transaction takes.
-    private let maximumGroup: Int
+    let maximumGroup: Int
 
-    init(maximumGroup: Int = 256) {
+    init(writer: any DatabaseWriter, maximumGroup: Int = 256, write: @escaping Write) {
+        self.writer = writer
         self.maximumGroup = maximumGroup
+        self.write = write
     }
 
-    /// Writes `batch`, grouped with whatever else is waiting. `write` receives the group in
-    /// arrival order and returns one outcome per batch, in that order.
-    func submit(_ batch: Batch, write: ([Batch]) async -> [Outcome]) async -> Outcome {
-        let leadsNow = state.withLock { state -> Bool in
-            guard !state.leading else { return false }
-            state.leading = true
-            return true
-        }
-        if !leadsNow {
-            let turn = await withCheckedContinuation { (continuation: CheckedContinuation<Turn, Never>) in
-                let promoted = state.withLock { state -> Bool in
-                    guard state.leading else {
-                        state.leading = true
-                        return true
-                    }
-                    state.queue.append(Waiter(batch: batch, continuation: continuation))
-                    return false
-                }
-                if promoted { continuation.resume(returning: .lead) }
+    /// Writes `batch` in the next group and returns its own outcome.
+    func submit(_ batch: PreparedBatch) async -> Outcome {
+        await withCheckedContinuation { continuation in
+            let mustSchedule = state.withLock { state -> Bool in
+                state.queue.append(Waiter(batch: batch, continuation: continuation))
+                guard !state.drainScheduled else { return false }
+                state.drainScheduled = true
+                return true
             }
-            if case .done(let outcome) = turn { return outcome }
+            if mustSchedule { scheduleDrain() }
         }
-        let followers = state.withLock { state -> [Waiter] in
-            let taken = Array(state.queue.prefix(maximumGroup - 1))
+    }
+
+    private func scheduleDrain() {
+        writer.asyncWriteWithoutTransaction { db in self.drain(db) }
+    }
+
+    private func drain(_ db: Database) {
+        let group = state.withLock { state -> [Waiter] in
+            let taken = Array(state.queue.prefix(maximumGroup))
             state.queue.removeFirst(taken.count)
             return taken
         }
-        let outcomes = await write([batch] + followers.map(\.batch))
-        for (follower, outcome) in zip(followers, outcomes.dropFirst()) {
-            follower.continuation.resume(returning: .done(outcome))
+        let outcomes = write(group.map(\.batch), db)
+        for (waiter, outcome) in zip(group, outcomes) {
+            waiter.continuation.resume(returning: outcome)
         }
-        let next = state.withLock { state -> Waiter? in
+        let more = state.withLock { state -> Bool in
             guard !state.queue.isEmpty else {
-                state.leading = false
-                return nil
+                state.drainScheduled = false
+                return false
             }
-            return state.queue.removeFirst()
+            return true
         }
-        next?.continuation.resume(returning: .lead)
-        return outcomes[0]
+        if more { scheduleDrain() }
     }
 }

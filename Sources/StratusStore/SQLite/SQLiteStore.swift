@@ -9,7 +9,7 @@ import StratusModel
 /// costs the same in a zone of ten records or of a million.
 public final class SQLiteStore: RecordStore, IdentityStore {
     let writer: any DatabaseWriter
-    let groupCommit = GroupCommit<PreparedBatch, Result<ZoneBatchResult, StoreError>>()
+    let groupCommit: GroupCommit
 
     /// Opens (creating if needed) the database file at `path`.
     /// - Throws: ``StoreError`` when the file cannot be opened.
@@ -25,6 +25,7 @@ public final class SQLiteStore: RecordStore, IdentityStore {
             // mode is durable against process crashes, which is what a client is promised.
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
             self.writer = pool
+            self.groupCommit = GroupCommit(writer: pool, write: SQLiteStore.write(group:in:))
         } catch {
             throw StoreError(.failure, "cannot open \(path): \(error)")
         }
@@ -33,7 +34,9 @@ public final class SQLiteStore: RecordStore, IdentityStore {
     /// An in-memory store (tests).
     public init() throws(StoreError) {
         do {
-            self.writer = try DatabaseQueue()
+            let queue = try DatabaseQueue()
+            self.writer = queue
+            self.groupCommit = GroupCommit(writer: queue, write: SQLiteStore.write(group:in:))
         } catch {
             throw StoreError(.failure, "cannot open in-memory database: \(error)")
         }

@@ -1,0 +1,93 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// A zone batch with each write's fields already encoded as the JSON the store keeps.
+struct PreparedBatch: Sendable {
+    let batch: ZoneBatch
+    let fieldsJSON: [String]
+
+    init(_ batch: ZoneBatch) throws {
+        let encoder = JSONEncoder()
+        self.batch = batch
+        self.fieldsJSON = try batch.writes.map { write in
+            write.fields.isEmpty ? "{}" : String(decoding: try encoder.encode(write.fields), as: UTF8.self)
+        }
+    }
+}
+
+
+/// What the batches of one group commit share: the change sequence and the zones they touched,
+/// read once per group and written back once at its end.
+struct GroupWriteState {
+    private(set) var sequence: Int64
+    private var zones: [ZoneKey: StoredZone] = [:]
+    private var touched: Set<ZoneKey> = []
+    private let startSequence: Int64
+
+    init(db: Database) throws {
+        self.sequence = try SQLiteStore.currentSequence(in: db)
+        self.startSequence = sequence
+    }
+
+    /// The live zone, read from the database on first use in the group.
+    mutating func zone(_ key: ZoneKey, in db: Database) throws -> StoredZone? {
+        if let zone = zones[key] { return zone }
+        let zone = try SQLiteStore.fetchZone(key, in: db)
+        zones[key] = zone
+        return zone
+    }
+
+    /// Records what a committed batch changed.
+    mutating func committed(_ zone: StoredZone, key: ZoneKey, sequence: Int64) {
+        zones[key] = zone
+        touched.insert(key)
+        self.sequence = sequence
+    }
+
+    /// Writes the sequence and the touched zones' positions back.
+    func finish(in db: Database) throws {
+        guard sequence != startSequence else { return }
+        try SQLiteStore.setSequence(sequence, in: db)
+        for key in touched {
+            guard let zone = zones[key] else { continue }
+            try db.cachedStatement(sql: "UPDATE zones SET last_seq = ?, feed_seq = ? WHERE id = ?")
+                .execute(arguments: [zone.lastSeq, zone.lastSeq, zone.id])
+        }
+    }
+}
+
+extension SQLiteStore {
+    /// Writes a group of zone batches in one transaction, each inside its own savepoint so an
+    /// atomic batch that fails (or names a missing zone) rolls back alone. Runs on the writer.
+    static func write(group batches: [PreparedBatch], in db: Database) -> [Result<ZoneBatchResult, StoreError>] {
+        var results: [Result<ZoneBatchResult, StoreError>] = []
+        results.reserveCapacity(batches.count)
+        do {
+            try db.inTransaction(.immediate) {
+                var group = try GroupWriteState(db: db)
+                for batch in batches {
+                    var result: Result<ZoneBatchResult, StoreError> = .failure(StoreError(.failure, "batch produced no result"))
+                    do {
+                        try db.inSavepoint {
+                            var attempt = group
+                            let applied = try BatchApplier(db: db, prepared: batch).run(in: &attempt)
+                            result = .success(applied.result)
+                            if applied.commit { group = attempt }
+                            return applied.commit ? .commit : .rollback
+                        }
+                    } catch let error as StoreError {
+                        result = .failure(error)
+                    }
+                    results.append(result)
+                }
+                try group.finish(in: db)
+                return .commit
+            }
+            return results
+        } catch {
+            let failure = SQLiteStore.translate(error)
+            return batches.map { _ in .failure(failure) }
+        }
+    }
+}
