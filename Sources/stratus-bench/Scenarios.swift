@@ -83,7 +83,7 @@ struct Scenarios {
         let response = try await runner.client.execute(.post(server.url("zones/lookup"), body: body), timeout: .seconds(10))
         let data = try await response.body.collect(upTo: 1 << 20)
         let zones = try JSONDecoder().decode(ZonesResponse.self, from: Data(buffer: data))
-        guard case .zone(let found)? = zones.zones.first, let text = found.syncToken, let token = ChangeToken(encoded: text) else {
+        guard case .success(let found)? = zones.zones.first, let text = found.syncToken, let token = ChangeToken(encoded: text) else {
             throw BenchError("zone \(zone) has no token")
         }
         return token

@@ -74,7 +74,7 @@ struct AccessTests {
             let own = try await server.lookup(["diary"], zone: "Secret")
             #expect(own.first?.error?.serverErrorCode == .zoneNotFound)
             let list = try await server.call("zones/list", [String: String](), expecting: ZonesResponse.self)
-            #expect(!list.zones.contains { if case .zone(let zone) = $0 { zone.zoneID.zoneName == "Secret" } else { false } })
+            #expect(!list.zones.contains { if case .success(let zone) = $0 { zone.zoneID.zoneName == "Secret" } else { false } })
             let feed = try await server.call("changes/database", DatabaseChangesRequest(), expecting: DatabaseChangesResponse.self)
             #expect(!feed.zones.contains { $0.zoneID.zoneName == "Secret" })
 
@@ -107,7 +107,7 @@ struct AccessTests {
             let uri = "\(TestServer.base)/private/zones/list?ckAPIToken=\(server.credentials.apiToken)&ckWebAuthToken=\(token.webAuthToken)"
             let list = try await server.client.execute(uri: uri, method: .get, headers: [:], body: nil)
             let zones = try list.decode(ZonesResponse.self)
-            guard case .zone(let zone)? = zones.zones.first else { throw TestFailure("dave has no default zone") }
+            guard case .success(let zone)? = zones.zones.first else { throw TestFailure("dave has no default zone") }
             #expect(zone.zoneID.zoneName == ZoneID.defaultZoneName)
             #expect(zone.zoneID.ownerRecordName == account.userRecordName)
         }

@@ -11,7 +11,7 @@ struct ChangesTests {
             let names = (1...7).map { "r\($0)" }
             let created = try await server.modify(names.map { Records.create($0, caption: "v1") }, zone: "Trips")
             var tags: [String: String] = [:]
-            for case .record(let record) in created { tags[record.recordName ?? ""] = record.recordChangeTag }
+            for case .success(let record) in created { tags[record.recordName ?? ""] = record.recordChangeTag }
 
             // r2 twice, r5 once, r3 deleted.
             for (name, caption) in [("r2", "v2"), ("r5", "v2"), ("r2", "v3")] {
@@ -77,7 +77,7 @@ struct ChangesTests {
             let deleted = try await server.call(
                 "zones/modify", ModifyZonesRequest(operations: [.init(.delete, ZoneID(zoneName: "A"))]), expecting: ZonesResponse.self
             )
-            guard case .zone(let zone)? = deleted.zones.first else { throw TestFailure("zone A not deleted") }
+            guard case .success(let zone)? = deleted.zones.first else { throw TestFailure("zone A not deleted") }
             #expect(zone.deleted == true)
             _ = try await server.modify([Records.create("in-b")], zone: "B")
 

@@ -96,7 +96,7 @@ struct LimitsTests {
             let zones = try await server.call("zones/modify", request, expecting: ZonesResponse.self).zones
             let codes = zones.map { result -> String in
                 switch result {
-                case .zone: "ok"
+                case .success: "ok"
                 case .failure(let error): error.serverErrorCode.rawValue
                 }
             }
@@ -104,7 +104,7 @@ struct LimitsTests {
             let lookup = try await server.call(
                 "zones/lookup", LookupZonesRequest(zones: [ZoneID(zoneName: "Fine"), ZoneID(zoneName: "Missing")]), expecting: ZonesResponse.self
             )
-            guard case .zone(let fine) = lookup.zones[0], case .failure(let missing) = lookup.zones[1] else {
+            guard case .success(let fine) = lookup.zones[0], case .failure(let missing) = lookup.zones[1] else {
                 throw TestFailure("zones/lookup: \(lookup)")
             }
             #expect(fine.atomic == true && fine.syncToken != nil)

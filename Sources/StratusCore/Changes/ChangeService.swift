@@ -52,7 +52,7 @@ public struct ChangeService: Sendable {
                     recordTypes: options.desiredRecordTypes ?? request.desiredRecordTypes,
                     database: database
                 )
-                results.append(.page(page))
+                results.append(.success(page))
             } catch {
                 if error.code == .internalError || error.code == .tryAgainLater { throw error }
                 results.append(.failure(ZoneError(zoneID: options.zoneID, error)))

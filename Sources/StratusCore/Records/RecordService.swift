@@ -116,8 +116,8 @@ public struct RecordService: Sendable {
 
     private func mapOutcome(_ outcome: WriteOutcome, name: String, desiredKeys: [String]?, mapper: RecordMapper) -> RecordResult {
         switch outcome {
-        case .saved(let record): return .record(mapper.record(record, desiredKeys: desiredKeys))
-        case .deleted(let name): return .record(mapper.deleted(name))
+        case .saved(let record): return .success(mapper.record(record, desiredKeys: desiredKeys))
+        case .deleted(let name): return .success(mapper.deleted(name))
         case .failed(let failure):
             let error: RecordError
             switch failure {
@@ -184,7 +184,7 @@ public struct RecordService: Sendable {
                         recordName: item.recordName, serverErrorCode: .notFound, reason: "Record not found", uuid: UUID().uuidString
                     ))
                 }
-                return .record(mapper.record(stored, desiredKeys: item.desiredKeys ?? request.desiredKeys))
+                return .success(mapper.record(stored, desiredKeys: item.desiredKeys ?? request.desiredKeys))
             }
             return RecordsResponse(records: records)
         } catch where error.kind == .zoneNotFound {

@@ -14,7 +14,7 @@ public struct ZoneService: Sendable {
         do {
             try await defaultZones.ensure(in: database)
             let zones = try await store.zones(in: database)
-            return ZonesResponse(zones: zones.map { .zone(wireZone($0, in: database)) })
+            return ZonesResponse(zones: zones.map { .success(wireZone($0, in: database)) })
         } catch {
             throw CoreError(error)
         }
@@ -32,7 +32,7 @@ public struct ZoneService: Sendable {
                     results.append(.failure(ZoneError(zoneID: zoneID, serverErrorCode: .zoneNotFound, reason: "Zone not found")))
                     continue
                 }
-                results.append(.zone(wireZone(zone, in: database)))
+                results.append(.success(wireZone(zone, in: database)))
             }
             return ZonesResponse(zones: results)
         } catch {
@@ -67,10 +67,10 @@ public struct ZoneService: Sendable {
                 switch operation.operationType {
                 case .create:
                     let zone = try await store.createZone(key, atomic: true)
-                    results.append(.zone(wireZone(zone, in: database)))
+                    results.append(.success(wireZone(zone, in: database)))
                 case .delete:
                     let zone = try await store.deleteZone(key)
-                    results.append(.zone(Zone(zoneID: access.zoneID(named: zone.name, in: database), deleted: true)))
+                    results.append(.success(Zone(zoneID: access.zoneID(named: zone.name, in: database), deleted: true)))
                 }
             } catch where error.kind == .zoneNotFound {
                 results.append(failure(.zoneNotFound, "Zone not found"))

@@ -71,32 +71,6 @@ public struct ZoneChangesPage: Sendable, Hashable, Codable {
     }
 }
 
-/// One entry of a changes/zone response: a page, or the zone's error.
-public enum ZoneChangesResult: Sendable, Hashable {
-    case page(ZoneChangesPage)
-    case failure(ZoneError)
-}
-
-extension ZoneChangesResult: Codable {
-    private enum ProbeKeys: String, CodingKey { case serverErrorCode }
-
-    public init(from decoder: any Decoder) throws {
-        let probe = try decoder.container(keyedBy: ProbeKeys.self)
-        if probe.contains(.serverErrorCode) {
-            self = .failure(try ZoneError(from: decoder))
-        } else {
-            self = .page(try ZoneChangesPage(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .page(let page): try page.encode(to: encoder)
-        case .failure(let error): try error.encode(to: encoder)
-        }
-    }
-}
-
 /// The response of changes/zone.
 public struct ZoneChangesResponse: Sendable, Hashable, Codable {
     public var zones: [ZoneChangesResult]

@@ -15,29 +15,3 @@ public struct Zone: Sendable, Hashable, Codable {
         self.deleted = deleted
     }
 }
-
-/// One entry of a zones response: a zone, or the error that took its place.
-public enum ZoneResult: Sendable, Hashable {
-    case zone(Zone)
-    case failure(ZoneError)
-}
-
-extension ZoneResult: Codable {
-    private enum ProbeKeys: String, CodingKey { case serverErrorCode }
-
-    public init(from decoder: any Decoder) throws {
-        let probe = try decoder.container(keyedBy: ProbeKeys.self)
-        if probe.contains(.serverErrorCode) {
-            self = .failure(try ZoneError(from: decoder))
-        } else {
-            self = .zone(try Zone(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .zone(let zone): try zone.encode(to: encoder)
-        case .failure(let error): try error.encode(to: encoder)
-        }
-    }
-}

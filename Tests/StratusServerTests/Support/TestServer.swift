@@ -91,7 +91,7 @@ struct TestServer {
             "zones/modify", ModifyZonesRequest(operations: [.init(.create, ZoneID(zoneName: name))]), as: account,
             expecting: ZonesResponse.self
         )
-        guard case .zone(let zone)? = response.zones.first else { throw TestFailure("zone \(name) not created") }
+        guard case .success(let zone)? = response.zones.first else { throw TestFailure("zone \(name) not created") }
         return zone
     }
 
@@ -123,7 +123,7 @@ struct TestServer {
         var pages: [ZoneChangesPage] = []
         var token = token
         while true {
-            guard case .page(let page) = try await zoneChanges(zone, token: token, limit: limit, as: account) else {
+            guard case .success(let page) = try await zoneChanges(zone, token: token, limit: limit, as: account) else {
                 throw TestFailure("zone changes failed")
             }
             pages.append(page)
