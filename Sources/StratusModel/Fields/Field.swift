@@ -43,17 +43,41 @@ extension Field: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         if let type = try container.decodeIfPresent(FieldType.self, forKey: .type) {
-            let valueDecoder = try container.superDecoder(forKey: .value)
-            self.value = try FieldValue.decode(as: type, from: valueDecoder)
+            self.value = try Field.decodeValue(as: type, in: container)
             self.type = type
             self.isTypeInferred = false
         } else {
-            let valueDecoder = try container.superDecoder(forKey: .value)
-            let value = try FieldValue.decodeInferring(from: valueDecoder)
+            // The common untyped value, a string, without a nested decoder.
+            let value =
+                try (try? container.decode(String.self, forKey: .value)).map(FieldValue.string)
+                ?? FieldValue.decodeInferring(from: container.superDecoder(forKey: .value))
             self.value = value
             self.type = value.naturalType
             self.isTypeInferred = true
         }
+    }
+
+    /// Decodes the value of a typed field. Common scalar types read straight from the keyed
+    /// container (a nested decoder costs an object per field); lists, numbers sent as strings
+    /// and the rest take the general path.
+    private static func decodeValue(as type: FieldType, in container: KeyedDecodingContainer<CodingKeys>) throws -> FieldValue {
+        switch type {
+        case .string:
+            if let text = try? container.decode(String.self, forKey: .value) { return .string(text) }
+        case .int64:
+            if let number = try? container.decode(Int64.self, forKey: .value) { return .int64(number) }
+        case .timestamp:
+            if let number = try? container.decode(Int64.self, forKey: .value) { return .timestamp(number) }
+        case .double:
+            if let number = try? container.decode(Double.self, forKey: .value) { return .double(number) }
+        case .bytes, .encryptedBytes:
+            if let text = try? container.decode(String.self, forKey: .value), let data = Data(base64Encoded: text) {
+                return .bytes(data)
+            }
+        default:
+            break
+        }
+        return try FieldValue.decode(as: type, from: container.superDecoder(forKey: .value))
     }
 
     public func encode(to encoder: any Encoder) throws {
