@@ -32,13 +32,14 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
     ],
     targets: [
-        .target(name: "StratusModel", swiftSettings: swiftSettings),
+        .target(name: "StratusModel", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
             name: "StratusStore",
             dependencies: [
                 "StratusModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -49,6 +50,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -62,6 +64,7 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -79,6 +82,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -93,6 +97,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ],
+            exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"], swiftSettings: testSwiftSettings),

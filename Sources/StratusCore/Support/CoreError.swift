@@ -34,7 +34,6 @@ public struct CoreError: Error, Sendable, Hashable, CustomStringConvertible {
     init(_ error: StoreError) {
         switch error.kind {
         case .zoneNotFound: self.init(.zoneNotFound, "Zone not found")
-        case .zoneExists: self.init(.exists, "Zone already exists")
         case .tokenExpired: self = .changeTokenExpired
         case .duplicate: self.init(.exists, "Resource already exists")
         case .busy: self.init(.tryAgainLater, "The server is busy; try again", retryAfter: 1)

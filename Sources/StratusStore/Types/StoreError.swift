@@ -5,8 +5,6 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
         /// The zone does not exist (or was deleted).
         case zoneNotFound
-        /// The zone exists already.
-        case zoneExists
         /// A change token points below the zone's compaction horizon, or at another incarnation of the zone.
         case tokenExpired
         /// A uniqueness rule was violated (an email already taken, say).
