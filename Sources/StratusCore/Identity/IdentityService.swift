@@ -99,11 +99,15 @@ public struct IdentityService: Sendable {
 
     /// Creates an account with a new user record name.
     /// - Throws: `EXISTS` when the email is taken; `BAD_REQUEST` for an invalid email.
-    public func createAccount(email: String, givenName: String?, familyName: String?) async throws(CoreError) -> AccountInfo {
+    public func createAccount(
+        email: String, givenName: String?, familyName: String?, discoverable: Bool = true
+    ) async throws(CoreError) -> AccountInfo {
         guard email.contains("@"), email.utf8.count <= 254, !email.contains(where: \.isWhitespace) else {
             throw CoreError.badRequest("invalid email '\(email)'")
         }
-        let account = StoredAccount(userRecordName: Secrets.userRecordName(), email: email, givenName: givenName, familyName: familyName)
+        let account = StoredAccount(
+            userRecordName: Secrets.userRecordName(), email: email, givenName: givenName, familyName: familyName, discoverable: discoverable
+        )
         do {
             try await store.createAccount(account)
         } catch where error.kind == .duplicate {
@@ -122,6 +126,27 @@ public struct IdentityService: Sendable {
             return nil
         } catch {
             throw CoreError(error)
+        }
+    }
+
+    /// Changes an account's names or discoverability; `nil` leaves a value as it is.
+    /// - Throws: `NOT_FOUND` for an unknown account.
+    public func updateAccount(_ request: UpdateAccountRequest) async throws(CoreError) -> AccountInfo {
+        do {
+            guard var account = try await store.account(userRecordName: request.userRecordName) else {
+                throw CoreError(.notFound, "no such account")
+            }
+            account.givenName = request.givenName ?? account.givenName
+            account.familyName = request.familyName ?? account.familyName
+            account.discoverable = request.discoverable ?? account.discoverable
+            try await store.updateAccount(account)
+            return AccountInfo(account)
+        } catch let error as CoreError {
+            throw error
+        } catch let error as StoreError {
+            throw CoreError(error)
+        } catch {
+            throw CoreError(.internalError, "Internal error")
         }
     }
 
@@ -154,6 +179,9 @@ final class CredentialCache: Sendable {
 
 extension AccountInfo {
     init(_ account: StoredAccount) {
-        self.init(userRecordName: account.userRecordName, email: account.email, givenName: account.givenName, familyName: account.familyName)
+        self.init(
+            userRecordName: account.userRecordName, email: account.email, givenName: account.givenName,
+            familyName: account.familyName, discoverable: account.discoverable
+        )
     }
 }

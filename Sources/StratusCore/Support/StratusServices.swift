@@ -7,6 +7,7 @@ public struct StratusServices: Sendable {
     public let changes: ChangeService
     public let identity: IdentityService
     public let admin: AdminService
+    public let users: UserService
     public let configuration: CoreConfiguration
 
     public init(store: any RecordStore & IdentityStore, configuration: CoreConfiguration = CoreConfiguration()) {
@@ -17,8 +18,10 @@ public struct StratusServices: Sendable {
         )
         self.zones = ZoneService(store: store, access: access, defaultZones: defaultZones, configuration: configuration)
         self.changes = ChangeService(store: store, access: access, defaultZones: defaultZones, configuration: configuration)
-        self.identity = IdentityService(store: store, configuration: configuration, cache: CredentialCache())
+        let identity = IdentityService(store: store, configuration: configuration, cache: CredentialCache())
+        self.identity = identity
         self.admin = AdminService(store: store)
+        self.users = UserService(store: store, identity: identity, configuration: configuration)
         self.configuration = configuration
     }
 }

@@ -25,10 +25,27 @@ public struct CreateAccountRequest: Sendable, Hashable, Codable {
     public var email: String
     public var givenName: String?
     public var familyName: String?
-    public init(email: String, givenName: String? = nil, familyName: String? = nil) {
+    /// Whether others may discover the account (users/discover, users/lookup/*); default `true`.
+    public var discoverable: Bool?
+    public init(email: String, givenName: String? = nil, familyName: String? = nil, discoverable: Bool? = nil) {
         self.email = email
         self.givenName = givenName
         self.familyName = familyName
+        self.discoverable = discoverable
+    }
+}
+
+/// `POST /stratus/v1/admin/accounts/update`: change an account's names or discoverability.
+public struct UpdateAccountRequest: Sendable, Hashable, Codable {
+    public var userRecordName: String
+    public var givenName: String?
+    public var familyName: String?
+    public var discoverable: Bool?
+    public init(userRecordName: String, givenName: String? = nil, familyName: String? = nil, discoverable: Bool? = nil) {
+        self.userRecordName = userRecordName
+        self.givenName = givenName
+        self.familyName = familyName
+        self.discoverable = discoverable
     }
 }
 
@@ -38,11 +55,13 @@ public struct AccountInfo: Sendable, Hashable, Codable {
     public var email: String
     public var givenName: String?
     public var familyName: String?
-    public init(userRecordName: String, email: String, givenName: String?, familyName: String?) {
+    public var discoverable: Bool
+    public init(userRecordName: String, email: String, givenName: String?, familyName: String?, discoverable: Bool = true) {
         self.userRecordName = userRecordName
         self.email = email
         self.givenName = givenName
         self.familyName = familyName
+        self.discoverable = discoverable
     }
 }
 

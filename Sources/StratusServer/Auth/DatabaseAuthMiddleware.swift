@@ -37,7 +37,8 @@ struct DatabaseAuthMiddleware: RouterMiddleware {
         guard let environment = parameters.get("environment", as: ContainerEnvironment.self) else {
             throw CoreError.badRequest("environment must be development or production")
         }
-        guard let scope = parameters.get("database", as: DatabaseScope.self) else {
+        // Endpoints registered without a database segment (users/…) act on the public scope.
+        guard let scope = parameters.get("database").map({ DatabaseScope(rawValue: $0) }) ?? .public else {
             throw CoreError.badRequest("database must be public, private or shared")
         }
         return DatabaseRef(container: container, environment: environment, scope: scope)

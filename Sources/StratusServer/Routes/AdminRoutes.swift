@@ -13,6 +13,7 @@ struct AdminRoutes {
         group.post("containers", use: createContainer)
         group.post("api-tokens", use: createAPIToken)
         group.post("accounts", use: createAccount)
+        group.post("accounts/update", use: updateAccount)
         group.post("web-auth-tokens", use: createWebAuthToken)
         group.post("zones/compact", use: compactZone)
     }
@@ -31,8 +32,15 @@ struct AdminRoutes {
 
     @Sendable private func createAccount(_ request: Request, context: StratusRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(CreateAccountRequest.self, from: request, limit: limit)
-        let account = try await services.identity.createAccount(email: body.email, givenName: body.givenName, familyName: body.familyName)
+        let account = try await services.identity.createAccount(
+            email: body.email, givenName: body.givenName, familyName: body.familyName, discoverable: body.discoverable ?? true
+        )
         return try JSONBody.response(account)
+    }
+
+    @Sendable private func updateAccount(_ request: Request, context: StratusRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(UpdateAccountRequest.self, from: request, limit: limit)
+        return try JSONBody.response(try await services.identity.updateAccount(body))
     }
 
     @Sendable private func createWebAuthToken(_ request: Request, context: StratusRequestContext) async throws -> Response {

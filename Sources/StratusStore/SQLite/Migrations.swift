@@ -96,6 +96,9 @@ enum Migrations {
                     """
             )
         }
+        migrator.registerMigration("v2-account-discoverability") { db in
+            try db.execute(sql: "ALTER TABLE accounts ADD COLUMN discoverable INTEGER NOT NULL DEFAULT 1")
+        }
         return migrator
     }
 }

@@ -43,11 +43,12 @@ extension SQLiteStore {
         try await write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO accounts (user_record_name, email, given_name, family_name, created_at)
-                    VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO accounts (user_record_name, email, given_name, family_name, discoverable, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    account.userRecordName, account.email, account.givenName, account.familyName, SQLiteStore.nowMilliseconds,
+                    account.userRecordName, account.email, account.givenName, account.familyName, account.discoverable,
+                    SQLiteStore.nowMilliseconds,
                 ]
             )
         }
@@ -61,15 +62,36 @@ extension SQLiteStore {
         try await fetchAccount(where: "email = ?", email)
     }
 
+    public func updateAccount(_ account: StoredAccount) async throws(StoreError) {
+        try await write { db in
+            try db.execute(
+                sql: "UPDATE accounts SET given_name = ?, family_name = ?, discoverable = ? WHERE user_record_name = ?",
+                arguments: [account.givenName, account.familyName, account.discoverable, account.userRecordName]
+            )
+        }
+    }
+
+    public func discoverableAccounts(limit: Int) async throws(StoreError) -> [StoredAccount] {
+        try await read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT \(SQLiteStore.accountColumns) FROM accounts WHERE discoverable = 1 ORDER BY email LIMIT ?",
+                arguments: [limit]
+            ).map(SQLiteStore.account(from:))
+        }
+    }
+
+    private static let accountColumns = "user_record_name, email, given_name, family_name, discoverable"
+
+    private static func account(from row: Row) -> StoredAccount {
+        StoredAccount(userRecordName: row[0], email: row[1], givenName: row[2], familyName: row[3], discoverable: row[4])
+    }
+
     private func fetchAccount(where condition: String, _ value: String) async throws(StoreError) -> StoredAccount? {
         try await read { db in
             try Row.fetchOne(
-                db,
-                sql: "SELECT user_record_name, email, given_name, family_name FROM accounts WHERE \(condition)",
-                arguments: [value]
-            ).map { row in
-                StoredAccount(userRecordName: row[0], email: row[1], givenName: row[2], familyName: row[3])
-            }
+                db, sql: "SELECT \(SQLiteStore.accountColumns) FROM accounts WHERE \(condition)", arguments: [value]
+            ).map(SQLiteStore.account(from:))
         }
     }
 

@@ -6,12 +6,15 @@ public struct StoredAccount: Sendable, Hashable {
     public var email: String
     public var givenName: String?
     public var familyName: String?
+    /// Whether others may find the account through users/discover and users/lookup/*.
+    public var discoverable: Bool
 
-    public init(userRecordName: String, email: String, givenName: String?, familyName: String?) {
+    public init(userRecordName: String, email: String, givenName: String?, familyName: String?, discoverable: Bool = true) {
         self.userRecordName = userRecordName
         self.email = email
         self.givenName = givenName
         self.familyName = familyName
+        self.discoverable = discoverable
     }
 }
 

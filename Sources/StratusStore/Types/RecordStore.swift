@@ -51,6 +51,10 @@ public protocol IdentityStore: Sendable {
     func createAccount(_ account: StoredAccount) async throws(StoreError)
     func account(userRecordName: String) async throws(StoreError) -> StoredAccount?
     func account(email: String) async throws(StoreError) -> StoredAccount?
+    /// Replaces an account's names and discoverability. - Throws: nothing when the account is missing.
+    func updateAccount(_ account: StoredAccount) async throws(StoreError)
+    /// Discoverable accounts, ordered by email, at most `limit`.
+    func discoverableAccounts(limit: Int) async throws(StoreError) -> [StoredAccount]
     func addWebAuthToken(hash: String, token: StoredWebAuthToken) async throws(StoreError)
     func webAuthToken(hash: String) async throws(StoreError) -> StoredWebAuthToken?
     func addAdminToken(hash: String) async throws(StoreError)
