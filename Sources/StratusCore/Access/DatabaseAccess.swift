@@ -21,7 +21,15 @@ struct DatabaseAccess: Sendable {
             guard scope.caller.userRecordName != nil else { throw authenticationRequired }
             throw CoreError.badRequest("The shared database is not served by this server version yet")
         case .public:
-            throw CoreError.badRequest("The public database is not served by this server version yet")
+            return DatabaseKey(container: ref.container, environment: ref.environment, scope: .public, owner: DatabaseKey.publicOwner)
+        }
+    }
+
+    /// Zone operations and change feeds exist in the private and shared databases only.
+    /// - Throws: `BAD_REQUEST` in the public database (CKError.badDatabase natively).
+    func requireZones(in database: DatabaseKey, _ what: String) throws(CoreError) {
+        guard database.scope != .public else {
+            throw CoreError.badRequest("\(what) is not available in the public database, which has only its default zone")
         }
     }
 
@@ -32,6 +40,11 @@ struct DatabaseAccess: Sendable {
     /// The zone a zone ID names within `database`, or `nil` when the ID names another owner.
     func zoneKey(_ zoneID: ZoneID?, in database: DatabaseKey) -> ZoneKey? {
         let zoneID = zoneID ?? .defaultZone()
+        if database.scope == .public {
+            // The public database has only the default zone, owned by no user.
+            guard zoneID.isDefaultZone else { return nil }
+            return ZoneKey(database: database, name: zoneID.zoneName)
+        }
         if let owner = zoneID.ownerRecordName, owner != ZoneID.currentUserOwnerName, owner != database.owner {
             return nil
         }

@@ -15,6 +15,7 @@ public struct ChangeService: Sendable {
     /// - Throws: ``CoreError``: `BAD_REQUEST` for a token that is not a database token.
     public func databaseChanges(_ request: DatabaseChangesRequest, scope: RequestScope) async throws(CoreError) -> DatabaseChangesResponse {
         let database = try access.database(for: scope)
+        try access.requireZones(in: database, "changes/database")
         let limit = try pageSize(request.resultsLimit)
         var after: Int64 = 0
         if let text = request.syncToken {
@@ -39,6 +40,7 @@ public struct ChangeService: Sendable {
     /// One page of changes for each requested zone; a zone's failure is an entry in its place.
     public func zoneChanges(_ request: ZoneChangesRequest, scope: RequestScope) async throws(CoreError) -> ZoneChangesResponse {
         let database = try access.database(for: scope)
+        try access.requireZones(in: database, "changes/zone")
         guard request.zones.count <= configuration.limits.operationsPerRequest else {
             throw CoreError.badRequest("too many zones: \(request.zones.count)")
         }
@@ -64,6 +66,7 @@ public struct ChangeService: Sendable {
     /// The older single-zone feed: the same page, failures at request level.
     public func recordChanges(_ request: RecordChangesRequest, scope: RequestScope) async throws(CoreError) -> RecordChangesResponse {
         let database = try access.database(for: scope)
+        try access.requireZones(in: database, "records/changes")
         let page = try await page(
             zoneID: request.zoneID, syncToken: request.syncToken, resultsLimit: request.resultsLimit,
             desiredKeys: request.desiredKeys, recordTypes: request.desiredRecordTypes, database: database

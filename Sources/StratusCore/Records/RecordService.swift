@@ -53,9 +53,12 @@ public struct RecordService: Sendable {
                     return .failure(atomicError(name))
                 })
             }
+            // Public database: World reads, Authenticated creates, only the Creator changes a record.
+            let requiredCreator = database.scope == .public ? user : nil
             let writes = plans.compactMap { plan -> RecordWrite? in
-                if case .write(let write, _) = plan { return write }
-                return nil
+                guard case .write(var write, _) = plan else { return nil }
+                write.requiredCreator = requiredCreator
+                return write
             }
             let author = ChangeAuthor(userRecordName: user, deviceID: scope.deviceID, timestamp: configuration.now())
             let batch = ZoneBatch(
@@ -134,6 +137,11 @@ public struct RecordService: Sendable {
                 )
             case .notFound:
                 error = RecordError(recordName: name, serverErrorCode: .notFound, reason: "Record not found", uuid: UUID().uuidString)
+            case .permissionDenied:
+                error = RecordError(
+                    recordName: name, serverErrorCode: .accessDenied,
+                    reason: "only the record's creator may change it in the public database", uuid: UUID().uuidString
+                )
             case .invalid(let reason):
                 error = RecordError(recordName: name, serverErrorCode: .badRequest, reason: reason, uuid: UUID().uuidString)
             case .atomicAborted:

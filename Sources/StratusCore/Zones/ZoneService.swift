@@ -44,6 +44,7 @@ public struct ZoneService: Sendable {
     /// deletes its records and reports it in the database change feed as deleted.
     public func modify(_ request: ModifyZonesRequest, scope: RequestScope) async throws(CoreError) -> ZonesResponse {
         let database = try access.database(for: scope)
+        try access.requireZones(in: database, "zones/modify")
         try checkCount(request.operations.count)
         var results: [ZoneResult] = []
         for operation in request.operations {

@@ -54,6 +54,9 @@ struct BatchApplier {
     private func apply(_ write: RecordWrite, fieldsJSON: String, zoneID: Int64, seq: inout Int64) throws -> WriteOutcome {
         let existing = try SQLiteStore.fetchRecord(write.name, zoneID: zoneID, in: db, decoder: decoder)
         let live = existing?.deleted == false ? existing : nil
+        if let creator = write.requiredCreator, let live, live.created.userRecordName != creator {
+            return .failed(.permissionDenied)
+        }
         if case .changeTag(let tag) = write.precondition {
             guard let live else { return .failed(.notFound) }
             guard live.changeTag == tag else { return .failed(.conflict(live)) }

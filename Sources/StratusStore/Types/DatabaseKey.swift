@@ -3,8 +3,8 @@ import StratusModel
 /// Identifies one database: a scope of one container environment, owned by one user
 /// (the public database is owned by ``publicOwner``).
 public struct DatabaseKey: Sendable, Hashable {
-    /// The owner name of every public database.
-    public static let publicOwner = "_public"
+    /// The owner name of every public database (emitted as the public zone's `ownerRecordName`).
+    public static let publicOwner = "_defaultOwner"
 
     public var container: String
     public var environment: ContainerEnvironment

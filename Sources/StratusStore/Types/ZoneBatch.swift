@@ -41,10 +41,13 @@ public struct RecordWrite: Sendable, Hashable {
     public var recordType: String?
     public var fields: [String: Field]
     public var parentName: String?
+    /// When set, an existing record may be changed only if this user created it (the public
+    /// database's Creator role); otherwise the write fails with ``WriteFailure/permissionDenied``.
+    public var requiredCreator: String?
 
     public init(
         name: String, action: Action, precondition: Precondition, recordType: String?,
-        fields: [String: Field] = [:], parentName: String? = nil
+        fields: [String: Field] = [:], parentName: String? = nil, requiredCreator: String? = nil
     ) {
         self.name = name
         self.action = action
@@ -52,6 +55,7 @@ public struct RecordWrite: Sendable, Hashable {
         self.recordType = recordType
         self.fields = fields
         self.parentName = parentName
+        self.requiredCreator = requiredCreator
     }
 }
 
@@ -63,6 +67,8 @@ public enum WriteFailure: Sendable, Hashable {
     case conflict(StoredRecord)
     /// The write needs an existing record and there is none.
     case notFound
+    /// The record exists and ``RecordWrite/requiredCreator`` did not create it.
+    case permissionDenied
     /// The write cannot create the record (no record type) or changes what may not change.
     case invalid(String)
     /// The batch was atomic and another write failed.
