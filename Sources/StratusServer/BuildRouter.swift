@@ -16,7 +16,7 @@ public func buildRouter(_ services: StratusServices) -> Router<StratusRequestCon
         .add(middleware: DatabaseAuthMiddleware(identity: services.identity))
         .group(context: DatabaseContext.self)
     ZonesRoutes(zones: services.zones, limits: limits).register(on: database)
-    RecordsRoutes(records: services.records, changes: services.changes, limits: limits).register(on: database)
+    RecordsRoutes(records: services.records, changes: services.changes, queries: services.queries, limits: limits).register(on: database)
     ChangesRoutes(changes: services.changes, limits: limits).register(on: database)
     UsersRoutes(users: services.users, limits: limits).register(on: database)
 

@@ -8,6 +8,7 @@ public struct StratusServices: Sendable {
     public let identity: IdentityService
     public let admin: AdminService
     public let users: UserService
+    public let queries: QueryService
     public let configuration: CoreConfiguration
 
     public init(store: any RecordStore & IdentityStore, configuration: CoreConfiguration = CoreConfiguration()) {
@@ -17,6 +18,7 @@ public struct StratusServices: Sendable {
             store: store, access: access, schema: SchemaCache(store: store), defaultZones: defaultZones, configuration: configuration
         )
         self.zones = ZoneService(store: store, access: access, defaultZones: defaultZones, configuration: configuration)
+        self.queries = QueryService(store: store, access: access, defaultZones: defaultZones, configuration: configuration)
         self.changes = ChangeService(store: store, access: access, defaultZones: defaultZones, configuration: configuration)
         let identity = IdentityService(store: store, configuration: configuration, cache: CredentialCache())
         self.identity = identity

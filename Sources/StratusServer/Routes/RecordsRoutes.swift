@@ -2,16 +2,18 @@ import Hummingbird
 import StratusCore
 import StratusModel
 
-/// `records/modify`, `records/lookup` and the older `records/changes`.
+/// `records/modify`, `records/lookup`, `records/query` and the older `records/changes`.
 struct RecordsRoutes {
     let records: RecordService
     let changes: ChangeService
+    let queries: QueryService
     let limits: ServiceLimits
 
     func register(on group: RouterGroup<DatabaseContext>) {
         group.post("records/modify", use: modify)
         group.post("records/lookup", use: lookup)
         group.post("records/changes", use: recordChanges)
+        group.post("records/query", use: query)
     }
 
     @Sendable private func modify(_ request: Request, context: DatabaseContext) async throws -> Response {
@@ -23,6 +25,12 @@ struct RecordsRoutes {
     @Sendable private func lookup(_ request: Request, context: DatabaseContext) async throws -> Response {
         let body = try await JSONBody.decode(LookupRecordsRequest.self, from: request, limit: limits.requestBytes)
         let response = try await records.lookup(body, scope: context.scope)
+        return try JSONBody.response(response, numbersAsStrings: body.numbersAsStrings ?? false)
+    }
+
+    @Sendable private func query(_ request: Request, context: DatabaseContext) async throws -> Response {
+        let body = try await JSONBody.decode(QueryRecordsRequest.self, from: request, limit: limits.requestBytes)
+        let response = try await queries.query(body, scope: context.scope)
         return try JSONBody.response(response, numbersAsStrings: body.numbersAsStrings ?? false)
     }
 

@@ -19,6 +19,7 @@ public final class SQLiteStore: RecordStore, IdentityStore {
             configuration.busyMode = .timeout(10)
             configuration.prepareDatabase { db in
                 try db.execute(sql: "PRAGMA foreign_keys = ON")
+                db.add(function: SQLiteStore.distanceFunction)
             }
             let pool = try DatabasePool(path: path, configuration: configuration)
             // DatabasePool resets `synchronous` to NORMAL after prepareDatabase; NORMAL in WAL
@@ -34,7 +35,9 @@ public final class SQLiteStore: RecordStore, IdentityStore {
     /// An in-memory store (tests).
     public init() throws(StoreError) {
         do {
-            let queue = try DatabaseQueue()
+            var configuration = Configuration()
+            configuration.prepareDatabase { db in db.add(function: SQLiteStore.distanceFunction) }
+            let queue = try DatabaseQueue(configuration: configuration)
             self.writer = queue
             self.groupCommit = GroupCommit(writer: queue, write: SQLiteStore.write(group:in:))
         } catch {

@@ -22,6 +22,9 @@ public protocol RecordStore: Sendable {
     /// Applies one zone's writes in one transaction.
     /// - Throws: ``StoreError/Kind/zoneNotFound`` when the zone does not exist.
     func apply(_ batch: ZoneBatch) async throws(StoreError) -> ZoneBatchResult
+    /// One page of live records matching `query`, in its order.
+    /// - Throws: ``StoreError/Kind/zoneNotFound``.
+    func query(_ query: RecordQuery) async throws(StoreError) -> QueryPage
     /// The records with these names (tombstones and missing names are `nil`), in order.
     func records(named names: [String], in zone: ZoneKey) async throws(StoreError) -> [StoredRecord?]
 

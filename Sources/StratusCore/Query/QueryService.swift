@@ -1,0 +1,84 @@
+import Crypto
+import Foundation
+import StratusModel
+import StratusStore
+
+/// records/query: filters and sorts run in SQL; pages continue with a keyset marker, so every
+/// matching record comes back exactly once even while records are being added.
+public struct QueryService: Sendable {
+    let store: any RecordStore
+    let access: DatabaseAccess
+    let defaultZones: DefaultZones
+    let configuration: CoreConfiguration
+
+    /// One page of records matching the query, in its order.
+    /// - Throws: ``CoreError``: `BAD_REQUEST` for a malformed query or a marker of another query,
+    ///   `ZONE_NOT_FOUND`.
+    public func query(_ request: QueryRecordsRequest, scope: RequestScope) async throws(CoreError) -> QueryRecordsResponse {
+        let database = try access.database(for: scope)
+        guard let zone = access.zoneKey(request.zoneID, in: database) else { throw CoreError(.zoneNotFound, "Zone not found") }
+        let query = request.query
+        guard NameRules.isValidIdentifier(query.recordType) else {
+            throw CoreError.badRequest("invalid recordType '\(query.recordType)'")
+        }
+        let maximum = configuration.limits.resultsPerPage
+        let limit = min(request.resultsLimit ?? maximum, maximum)
+        guard limit > 0 else { throw CoreError.badRequest("resultsLimit must be at least 1") }
+        let fingerprint = QueryService.fingerprint(query, zone: zone.name)
+        var after: QueryCursor?
+        if let marker = request.continuationMarker {
+            guard let decoded = ContinuationMarker(encoded: marker), decoded.fingerprint == fingerprint else {
+                throw CoreError.badRequest("continuationMarker does not belong to this query")
+            }
+            after = decoded.cursor
+        }
+        let storageQuery = RecordQuery(
+            zone: zone, recordType: query.recordType,
+            predicates: try (query.filterBy ?? []).map(QueryTranslation.predicate(for:)),
+            sortKeys: try (query.sortBy ?? []).map(QueryTranslation.sortKey(for:)),
+            limit: limit, after: after
+        )
+        do {
+            if zone.name == ZoneID.defaultZoneName { try await defaultZones.ensure(in: database) }
+            let page = try await store.query(storageQuery)
+            let mapper = RecordMapper(zoneID: access.zoneID(named: zone.name, in: database))
+            return QueryRecordsResponse(
+                records: page.records.map { .success(mapper.record($0, desiredKeys: request.desiredKeys)) },
+                continuationMarker: page.next.map { ContinuationMarker(fingerprint: fingerprint, cursor: $0).encoded }
+            )
+        } catch where error.kind == .zoneNotFound {
+            throw CoreError(.zoneNotFound, "Zone not found")
+        } catch {
+            throw CoreError(error)
+        }
+    }
+
+    /// Identifies a query (and its zone), so a marker is only ever used with the query that made it.
+    static func fingerprint(_ query: Query, zone: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = (try? encoder.encode(query)) ?? Data()
+        let digest = SHA256.hash(data: data + Data(zone.utf8))
+        return Secrets.hex(digest.prefix(12))
+    }
+}
+
+/// The opaque `continuationMarker`: base64 of the query's fingerprint and the keyset cursor.
+struct ContinuationMarker: Codable {
+    var fingerprint: String
+    var cursor: QueryCursor
+
+    init(fingerprint: String, cursor: QueryCursor) {
+        self.fingerprint = fingerprint
+        self.cursor = cursor
+    }
+
+    init?(encoded: String) {
+        guard let data = Data(base64Encoded: encoded), let marker = try? JSONDecoder().decode(ContinuationMarker.self, from: data) else {
+            return nil
+        }
+        self = marker
+    }
+
+    var encoded: String { ((try? JSONEncoder().encode(self)) ?? Data()).base64EncodedString() }
+}

@@ -1,0 +1,253 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// Turns a ``RecordQuery`` into one parameterized SQL statement: filters in the WHERE clause,
+/// sort keys (missing values last, then the record name) in ORDER BY, the cursor as a keyset
+/// condition. Field names are validated identifiers; every value is a bound argument.
+struct QuerySQL {
+    private(set) var sql = ""
+    private(set) var arguments = StatementArguments()
+    /// How many sort component columns follow the record columns in each row.
+    private(set) var componentCount = 0
+
+    init(_ query: RecordQuery, zoneID: Int64) throws {
+        var conditions = ["zone_id = ?", "record_type = ?", "deleted = 0"]
+        arguments += [zoneID, query.recordType]
+        for predicate in query.predicates {
+            conditions.append(try condition(for: predicate))
+        }
+        var components: [(expression: String, ascending: Bool)] = []
+        for key in query.sortKeys {
+            let expression = try key.near.map { try distance(of: key.operand, from: $0) } ?? QuerySQL.expression(for: key.operand)
+            components.append(("(\(expression) IS NULL)", true))
+            components.append((expression, key.ascending))
+        }
+        components.append(("record_name", true))
+        componentCount = components.count
+        if let cursor = query.after {
+            guard cursor.values.count == components.count else { throw StoreError(.failure, "cursor of another query") }
+            conditions.append(keyset(components, cursor.values))
+        }
+        let selected = components.map(\.expression).joined(separator: ", ")
+        let order = components.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
+        sql = """
+            SELECT \(SQLiteStore.recordColumns), \(selected) FROM records
+            WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ?
+            """
+        arguments += [query.limit + 1]
+    }
+
+    // MARK: - Operands
+
+    static func expression(for operand: RecordQuery.Operand) throws -> String {
+        switch operand {
+        case .field(let name, let reference):
+            return "json_extract(fields, '\(try path(name, reference ? ".value.recordName" : ".value"))')"
+        case .recordName: return "record_name"
+        case .createdTimestamp: return "created_at"
+        case .modifiedTimestamp: return "modified_at"
+        case .createdBy: return "created_by"
+        case .modifiedBy: return "modified_by"
+        }
+    }
+
+    /// The JSON path of a field; the name is checked so it can never close the quoted path.
+    static func path(_ name: String, _ suffix: String) throws -> String {
+        guard !name.isEmpty, name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == ".") }) else {
+            throw StoreError(.failure, "invalid field name in query")
+        }
+        return "$.\"\(name)\"\(suffix)"
+    }
+
+    /// The distance of a LOCATION field from `point`. The point's coordinates are written as
+    /// numeric literals (checked finite), not bound, because a sort expression appears in the
+    /// select list, ORDER BY and the keyset, where bound arguments would fall out of order.
+    private func distance(of operand: RecordQuery.Operand, from point: Location) throws -> String {
+        guard case .field(let name, _) = operand else { throw StoreError(.failure, "distance of a system field") }
+        guard point.latitude.isFinite, point.longitude.isFinite else { throw StoreError(.failure, "location not finite") }
+        return "stratus_distance(json_extract(fields, '\(try QuerySQL.path(name, ".value.latitude"))'), "
+            + "json_extract(fields, '\(try QuerySQL.path(name, ".value.longitude"))'), \(point.latitude), \(point.longitude))"
+    }
+
+    // MARK: - Filters
+
+    private mutating func bind(_ value: FieldValue) {
+        arguments += [QuerySQL.databaseValue(of: value)]
+    }
+
+    private mutating func bindList(_ value: FieldValue) -> String {
+        let items: [FieldValue]
+        if case .list(let list) = value { items = list } else { items = [value] }
+        for item in items { bind(item) }
+        return items.map { _ in "?" }.joined(separator: ", ")
+    }
+
+    private static func count(_ value: FieldValue) -> Int {
+        if case .list(let items) = value { return Set(items.map(databaseValue(of:))).count }
+        return 1
+    }
+
+    private mutating func condition(for predicate: RecordQuery.Predicate) throws -> String {
+        let operand = predicate.operand
+        let e = try QuerySQL.expression(for: operand)
+        switch predicate.comparator {
+        case .equals: bind(predicate.value); return "\(e) = ?"
+        case .notEquals: bind(predicate.value); return "(\(e) IS NULL OR \(e) <> ?)"
+        case .lessThan: bind(predicate.value); return "\(e) < ?"
+        case .lessThanOrEquals: bind(predicate.value); return "\(e) <= ?"
+        case .greaterThan: bind(predicate.value); return "\(e) > ?"
+        case .greaterThanOrEquals: bind(predicate.value); return "\(e) >= ?"
+        case .in: return "\(e) IN (\(bindList(predicate.value)))"
+        case .notIn: return "(\(e) IS NULL OR \(e) NOT IN (\(bindList(predicate.value))))"
+        case .beginsWith: bind(predicate.value); bind(predicate.value); return "substr(\(e), 1, length(?)) = ?"
+        case .notBeginsWith:
+            bind(predicate.value); bind(predicate.value)
+            return "(\(e) IS NULL OR substr(\(e), 1, length(?)) <> ?)"
+        case .containsAllTokens, .containsAnyTokens:
+            return tokens(in: e, predicate.value, all: predicate.comparator == .containsAllTokens)
+        case .near:
+            guard case .location(let point) = predicate.value, let radius = predicate.distance else {
+                throw StoreError(.failure, "NEAR needs a location and a distance")
+            }
+            let distance = try distance(of: operand, from: point)
+            arguments += [radius]
+            return "\(distance) <= ?"
+        default:
+            return try listCondition(predicate)
+        }
+    }
+
+    /// Word tokens, case-insensitive: the field's text is lower-cased, punctuation becomes spaces.
+    private mutating func tokens(in e: String, _ value: FieldValue, all: Bool) -> String {
+        guard case .string(let text) = value else { return all ? "1" : "0" }
+        let words = text.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
+        guard !words.isEmpty else { return all ? "1" : "0" }
+        var normalized = "lower(\(e))"
+        for mark in [",", ".", "!", "?", ";", ":", "-", "(", ")", "/", "\""] {
+            normalized = "replace(\(normalized), '\(mark == "'" ? "''" : mark)', ' ')"
+        }
+        let terms = words.map { word -> String in
+            arguments += [" \(word) "]
+            return "instr(' ' || \(normalized) || ' ', ?) > 0"
+        }
+        return "(" + terms.joined(separator: all ? " AND " : " OR ") + ")"
+    }
+
+    private mutating func listCondition(_ predicate: RecordQuery.Predicate) throws -> String {
+        guard case .field(let name, let reference) = predicate.operand else {
+            throw StoreError(.failure, "list comparator on a system field")
+        }
+        let each = "json_each(records.fields, '\(try QuerySQL.path(name, ".value"))') AS j"
+        let element = reference ? "json_extract(j.value, '$.recordName')" : "j.value"
+        switch predicate.comparator {
+        case .listContains, .notListContains:
+            bind(predicate.value)
+            let exists = "EXISTS (SELECT 1 FROM \(each) WHERE \(element) = ?)"
+            return predicate.comparator == .listContains ? exists : "NOT \(exists)"
+        case .listContainsAny, .notListContainsAny:
+            let exists = "EXISTS (SELECT 1 FROM \(each) WHERE \(element) IN (\(bindList(predicate.value))))"
+            return predicate.comparator == .listContainsAny ? exists : "NOT \(exists)"
+        case .listContainsAll, .notListContainsAll:
+            let wanted = QuerySQL.count(predicate.value)
+            let matched = "(SELECT COUNT(DISTINCT \(element)) FROM \(each) WHERE \(element) IN (\(bindList(predicate.value))))"
+            arguments += [wanted]
+            return predicate.comparator == .listContainsAll ? "\(matched) = ?" : "\(matched) <> ?"
+        case .listMemberBeginsWith, .notListMemberBeginsWith:
+            bind(predicate.value); bind(predicate.value)
+            let exists = "EXISTS (SELECT 1 FROM \(each) WHERE substr(\(element), 1, length(?)) = ?)"
+            return predicate.comparator == .listMemberBeginsWith ? exists : "NOT \(exists)"
+        default:
+            throw StoreError(.failure, "unhandled comparator \(predicate.comparator.rawValue)")
+        }
+    }
+
+    // MARK: - Keyset
+
+    /// Rows strictly after `values` in the order of `components`.
+    private mutating func keyset(_ components: [(expression: String, ascending: Bool)], _ values: [QueryCursor.Value]) -> String {
+        var alternatives: [String] = []
+        for index in components.indices {
+            // Nothing sorts strictly after a missing value within its group.
+            if case .null = values[index] { continue }
+            var terms: [String] = []
+            for earlier in 0..<index {
+                terms.append("\(components[earlier].expression) IS ?")
+                arguments += [QuerySQL.databaseValue(of: values[earlier])]
+            }
+            terms.append("\(components[index].expression) \(components[index].ascending ? ">" : "<") ?")
+            arguments += [QuerySQL.databaseValue(of: values[index])]
+            alternatives.append("(" + terms.joined(separator: " AND ") + ")")
+        }
+        return alternatives.isEmpty ? "0" : "(" + alternatives.joined(separator: " OR ") + ")"
+    }
+
+    // MARK: - Values
+
+    static func databaseValue(of value: FieldValue) -> DatabaseValue {
+        switch value {
+        case .string(let text): text.databaseValue
+        case .int64(let number), .timestamp(let number): number.databaseValue
+        case .double(let number): number.databaseValue
+        case .bytes(let data): data.base64EncodedString().databaseValue
+        case .reference(let reference): reference.recordName.databaseValue
+        case .location, .asset, .list: .null
+        }
+    }
+
+    static func databaseValue(of value: QueryCursor.Value) -> DatabaseValue {
+        switch value {
+        case .null: .null
+        case .integer(let number): number.databaseValue
+        case .real(let number): number.databaseValue
+        case .text(let text): text.databaseValue
+        }
+    }
+
+    static func cursorValue(of value: DatabaseValue) -> QueryCursor.Value {
+        switch value.storage {
+        case .null: .null
+        case .int64(let number): .integer(number)
+        case .double(let number): .real(number)
+        case .string(let text): .text(text)
+        case .blob(let data): .text(data.base64EncodedString())
+        }
+    }
+}
+
+extension SQLiteStore {
+    /// `stratus_distance(lat1, lon1, lat2, lon2)`: metres on the earth's surface (haversine), NULL
+    /// when a coordinate is missing. Registered on every connection for NEAR.
+    static let distanceFunction = DatabaseFunction("stratus_distance", argumentCount: 4, pure: true) { values in
+        let coordinates = values.compactMap { Double.fromDatabaseValue($0) }
+        guard coordinates.count == 4 else { return nil }
+        let radians = coordinates.map { $0 * .pi / 180 }
+        let dLat = radians[2] - radians[0]
+        let dLon = radians[3] - radians[1]
+        let a = sin(dLat / 2) * sin(dLat / 2) + cos(radians[0]) * cos(radians[2]) * sin(dLon / 2) * sin(dLon / 2)
+        return 6_371_000 * 2 * atan2(a.squareRoot(), (1 - a).squareRoot())
+    }
+
+    public func query(_ query: RecordQuery) async throws(StoreError) -> QueryPage {
+        try await read { db in
+            guard let zone = try SQLiteStore.fetchZone(query.zone, in: db) else { throw StoreError(.zoneNotFound) }
+            let statement = try QuerySQL(query, zoneID: zone.id)
+            let decoder = JSONDecoder()
+            var records: [StoredRecord] = []
+            var lastComponents: [QueryCursor.Value] = []
+            let rows = try Row.fetchCursor(db, sql: statement.sql, arguments: statement.arguments)
+            while let row = try rows.next() {
+                if records.count == query.limit {
+                    return QueryPage(records: records, next: QueryCursor(values: lastComponents))
+                }
+                records.append(try SQLiteStore.record(from: row, decoder: decoder))
+                lastComponents = (0..<statement.componentCount).map { SQLiteStore.cursorComponent(row, at: 14 + $0) }
+            }
+            return QueryPage(records: records, next: nil)
+        }
+    }
+
+    private static func cursorComponent(_ row: Row, at index: Int) -> QueryCursor.Value {
+        QuerySQL.cursorValue(of: row[index] as DatabaseValue)
+    }
+}

@@ -1,0 +1,92 @@
+import StratusModel
+
+/// A query in storage terms: record type, predicates (ANDed), sort keys and a keyset cursor.
+/// Core builds it from the wire query; the store turns it into one SQL statement.
+public struct RecordQuery: Sendable, Hashable {
+    /// What a predicate or sort key reads.
+    public enum Operand: Sendable, Hashable {
+        /// A user field; `reference` reads the referenced record's name.
+        case field(String, reference: Bool)
+        case recordName
+        case createdTimestamp
+        case modifiedTimestamp
+        case createdBy
+        case modifiedBy
+    }
+
+    /// One filter: the operand, the comparator and its value (a list for IN-like comparators).
+    public struct Predicate: Sendable, Hashable {
+        public var operand: Operand
+        public var comparator: Comparator
+        public var value: FieldValue
+        /// Metres, with NEAR.
+        public var distance: Double?
+
+        public init(operand: Operand, comparator: Comparator, value: FieldValue, distance: Double? = nil) {
+            self.operand = operand
+            self.comparator = comparator
+            self.value = value
+            self.distance = distance
+        }
+    }
+
+    /// One sort key; `near` sorts a LOCATION field by distance from that point.
+    public struct SortKey: Sendable, Hashable {
+        public var operand: Operand
+        public var ascending: Bool
+        public var near: Location?
+
+        public init(operand: Operand, ascending: Bool, near: Location? = nil) {
+            self.operand = operand
+            self.ascending = ascending
+            self.near = near
+        }
+    }
+
+    public var zone: ZoneKey
+    public var recordType: String
+    public var predicates: [Predicate]
+    public var sortKeys: [SortKey]
+    public var limit: Int
+    /// Where the previous page ended: the values of its last row's sort components.
+    public var after: QueryCursor?
+
+    public init(zone: ZoneKey, recordType: String, predicates: [Predicate], sortKeys: [SortKey], limit: Int, after: QueryCursor?) {
+        self.zone = zone
+        self.recordType = recordType
+        self.predicates = predicates
+        self.sortKeys = sortKeys
+        self.limit = limit
+        self.after = after
+    }
+}
+
+/// The position of a row in a query's order: the values of its sort components, the record
+/// name last. Pages continue strictly after it, so records added meanwhile never repeat one.
+public struct QueryCursor: Sendable, Hashable, Codable {
+    /// A sort component's value.
+    public enum Value: Sendable, Hashable, Codable {
+        case null
+        case integer(Int64)
+        case real(Double)
+        case text(String)
+    }
+
+    public var values: [Value]
+
+    public init(values: [Value]) {
+        self.values = values
+    }
+}
+
+/// One page of a query.
+public struct QueryPage: Sendable, Hashable {
+    public var records: [StoredRecord]
+    /// Set when more rows follow: where the next page starts.
+    public var next: QueryCursor?
+
+    public init(records: [StoredRecord], next: QueryCursor?) {
+        self.records = records
+        self.next = next
+    }
+}
