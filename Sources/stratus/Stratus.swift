@@ -8,7 +8,7 @@ struct Stratus: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stratus",
         abstract: "A CloudKit Web Services compatible backend.",
-        subcommands: [Serve.self, Compact.self]
+        subcommands: [Serve.self, Compact.self, SchemaCommand.self]
     )
 }
 

@@ -8,6 +8,7 @@ import StratusStore
 public struct QueryService: Sendable {
     let store: any RecordStore
     let access: DatabaseAccess
+    let schema: SchemaCache
     let defaultZones: DefaultZones
     let configuration: CoreConfiguration
 
@@ -39,6 +40,14 @@ public struct QueryService: Sendable {
             limit: limit, after: after
         )
         do {
+            if database.environment == .production {
+                let ref = scope.database
+                try await IndexRequirements.check(
+                    storageQuery,
+                    schema: schema.schema(container: ref.container, environment: ref.environment),
+                    indexes: schema.indexes(container: ref.container, environment: ref.environment)
+                )
+            }
             if zone.name == ZoneID.defaultZoneName { try await defaultZones.ensure(in: database) }
             let page = try await store.query(storageQuery)
             let mapper = RecordMapper(zoneID: access.zoneID(named: zone.name, in: database))
@@ -46,10 +55,14 @@ public struct QueryService: Sendable {
                 records: page.records.map { .success(mapper.record($0, desiredKeys: request.desiredKeys)) },
                 continuationMarker: page.next.map { ContinuationMarker(fingerprint: fingerprint, cursor: $0).encoded }
             )
-        } catch where error.kind == .zoneNotFound {
+        } catch let error as CoreError {
+            throw error
+        } catch let error as StoreError where error.kind == .zoneNotFound {
             throw CoreError(.zoneNotFound, "Zone not found")
-        } catch {
+        } catch let error as StoreError {
             throw CoreError(error)
+        } catch {
+            throw CoreError(.internalError, "Internal error")
         }
     }
 

@@ -48,7 +48,7 @@ enum QueryTranslation {
         return RecordQuery.SortKey(operand: operand, ascending: sort.ascending ?? true, near: near)
     }
 
-    private static func isListComparator(_ comparator: Comparator) -> Bool {
+    private static func isListComparator(_ comparator: QueryComparator) -> Bool {
         comparator.rawValue.contains("LIST_")
     }
 

@@ -58,6 +58,9 @@ struct OperationPlanner {
         if type == .create && recordType == nil {
             return failure(.badRequest, "create requires a recordType")
         }
+        if let recordType, !mayLearn, schema[recordType] == nil {
+            return failure(.badRequest, "Cannot create new type \(recordType) in production schema")
+        }
         var fields: [String: Field] = [:]
         for (fieldName, field) in record.fields ?? [:] {
             guard NameRules.isValidIdentifier(fieldName) else {

@@ -13,11 +13,33 @@ final class SchemaCache: Sendable {
         var environment: ContainerEnvironment
     }
 
-    private let schemas = Mutex<[Key: Schema]>([:])
-    private let store: any RecordStore
+    /// Record type → field (or system index name) → its index kinds.
+    typealias Indexes = [String: [String: Set<IndexKind>]]
 
-    init(store: any RecordStore) {
+    private let schemas = Mutex<[Key: Schema]>([:])
+    private let indexes = Mutex<[Key: Indexes]>([:])
+    private let store: any RecordStore & SchemaStore
+
+    init(store: any RecordStore & SchemaStore) {
         self.store = store
+    }
+
+    /// The indexes of a container environment (loaded from the store on first use).
+    func indexes(container: String, environment: ContainerEnvironment) async throws(StoreError) -> Indexes {
+        let key = Key(container: container, environment: environment)
+        if let cached = indexes.withLock({ $0[key] }) { return cached }
+        var loaded: Indexes = [:]
+        for index in try await store.indexes(container: container, environment: environment) {
+            loaded[index.recordType, default: [:]][index.fieldName, default: []].insert(index.kind)
+        }
+        indexes.withLock { $0[key] = loaded }
+        return loaded
+    }
+
+    /// Drops what is cached for a container (after an index change or a deployment).
+    func forget(container: String) {
+        schemas.withLock { cache in cache = cache.filter { $0.key.container != container } }
+        indexes.withLock { cache in cache = cache.filter { $0.key.container != container } }
     }
 
     /// The schema of a container environment (loaded from the store on first use).

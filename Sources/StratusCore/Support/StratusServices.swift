@@ -9,16 +9,19 @@ public struct StratusServices: Sendable {
     public let admin: AdminService
     public let users: UserService
     public let queries: QueryService
+    public let schema: SchemaService
     public let configuration: CoreConfiguration
 
-    public init(store: any RecordStore & IdentityStore, configuration: CoreConfiguration = CoreConfiguration()) {
+    public init(store: any RecordStore & IdentityStore & SchemaStore, configuration: CoreConfiguration = CoreConfiguration()) {
         let access = DatabaseAccess(configuration: configuration)
         let defaultZones = DefaultZones(store: store)
+        let schemaCache = SchemaCache(store: store)
         self.records = RecordService(
-            store: store, access: access, schema: SchemaCache(store: store), defaultZones: defaultZones, configuration: configuration
+            store: store, access: access, schema: schemaCache, defaultZones: defaultZones, configuration: configuration
         )
+        self.schema = SchemaService(store: store, cache: schemaCache)
         self.zones = ZoneService(store: store, access: access, defaultZones: defaultZones, configuration: configuration)
-        self.queries = QueryService(store: store, access: access, defaultZones: defaultZones, configuration: configuration)
+        self.queries = QueryService(store: store, access: access, schema: schemaCache, defaultZones: defaultZones, configuration: configuration)
         self.changes = ChangeService(store: store, access: access, defaultZones: defaultZones, configuration: configuration)
         let identity = IdentityService(store: store, configuration: configuration, cache: CredentialCache())
         self.identity = identity

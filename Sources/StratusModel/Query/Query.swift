@@ -1,5 +1,5 @@
 /// A query comparator, as CloudKit Web Services spells it.
-public enum Comparator: String, Sendable, Hashable, Codable, CaseIterable {
+public enum QueryComparator: String, Sendable, Hashable, Codable, CaseIterable {
     case equals = "EQUALS"
     case notEquals = "NOT_EQUALS"
     case lessThan = "LESS_THAN"
@@ -25,21 +25,21 @@ public enum Comparator: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// One filter of a query: `{ comparator, fieldName | systemFieldName, fieldValue, distance? }`.
 public struct QueryFilter: Sendable, Hashable, Codable {
-    public var comparator: Comparator
+    public var comparator: QueryComparator
     public var fieldName: String?
     public var systemFieldName: String?
     public var fieldValue: Field
     /// Metres, with NEAR.
     public var distance: Double?
 
-    public init(_ comparator: Comparator, field: String, _ value: Field, distance: Double? = nil) {
+    public init(_ comparator: QueryComparator, field: String, _ value: Field, distance: Double? = nil) {
         self.comparator = comparator
         self.fieldName = field
         self.fieldValue = value
         self.distance = distance
     }
 
-    public init(_ comparator: Comparator, systemField: String, _ value: Field) {
+    public init(_ comparator: QueryComparator, systemField: String, _ value: Field) {
         self.comparator = comparator
         self.systemFieldName = systemField
         self.fieldValue = value

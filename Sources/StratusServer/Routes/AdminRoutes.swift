@@ -3,7 +3,7 @@ import StratusCore
 import StratusModel
 
 /// Provisioning and operator actions under `/stratus/v1/admin/` (admin token required):
-/// containers, API tokens, accounts, web auth tokens, zone compaction.
+/// containers, API tokens, accounts, web auth tokens, zone compaction, the schema and its indexes.
 struct AdminRoutes {
     let services: StratusServices
 
@@ -16,6 +16,9 @@ struct AdminRoutes {
         group.post("accounts/update", use: updateAccount)
         group.post("web-auth-tokens", use: createWebAuthToken)
         group.post("zones/compact", use: compactZone)
+        group.post("schema/show", use: showSchema)
+        group.post("schema/indexes", use: changeIndex)
+        group.post("schema/deploy", use: deploySchema)
     }
 
     @Sendable private func createContainer(_ request: Request, context: StratusRequestContext) async throws -> Response {
@@ -50,6 +53,21 @@ struct AdminRoutes {
         }
         let token = try await services.identity.createWebAuthToken(userRecordName: account.userRecordName, container: body.container)
         return try JSONBody.response(CreateWebAuthTokenResponse(webAuthToken: token, userRecordName: account.userRecordName))
+    }
+
+    @Sendable private func showSchema(_ request: Request, context: StratusRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(SchemaRequest.self, from: request, limit: limit)
+        return try JSONBody.response(try await services.schema.describe(container: body.container, environment: body.environment ?? .development))
+    }
+
+    @Sendable private func changeIndex(_ request: Request, context: StratusRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(IndexChangeRequest.self, from: request, limit: limit)
+        return try JSONBody.response(try await services.schema.changeIndex(body))
+    }
+
+    @Sendable private func deploySchema(_ request: Request, context: StratusRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(SchemaRequest.self, from: request, limit: limit)
+        return try JSONBody.response(try await services.schema.deploy(container: body.container))
     }
 
     @Sendable private func compactZone(_ request: Request, context: StratusRequestContext) async throws -> Response {

@@ -99,6 +99,20 @@ enum Migrations {
         migrator.registerMigration("v2-account-discoverability") { db in
             try db.execute(sql: "ALTER TABLE accounts ADD COLUMN discoverable INTEGER NOT NULL DEFAULT 1")
         }
+        migrator.registerMigration("v3-schema-indexes") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE schema_indexes (
+                        container TEXT NOT NULL,
+                        environment TEXT NOT NULL,
+                        record_type TEXT NOT NULL,
+                        field_name TEXT NOT NULL,
+                        kind TEXT NOT NULL,
+                        PRIMARY KEY (container, environment, record_type, field_name, kind)
+                    ) WITHOUT ROWID;
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -11,7 +11,8 @@ struct QuerySQL {
     /// How many sort component columns follow the record columns in each row.
     private(set) var componentCount = 0
 
-    init(_ query: RecordQuery, zoneID: Int64) throws {
+    /// - Parameter indexes: the expression indexes on `records`: name → its `CREATE INDEX` SQL.
+    init(_ query: RecordQuery, zoneID: Int64, indexes: [String: String] = [:]) throws {
         var conditions = ["zone_id = ?", "record_type = ?", "deleted = 0"]
         arguments += [zoneID, query.recordType]
         for predicate in query.predicates {
@@ -32,10 +33,31 @@ struct QuerySQL {
         let selected = components.map(\.expression).joined(separator: ", ")
         let order = components.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
         sql = """
-            SELECT \(SQLiteStore.recordColumns), \(selected) FROM records
+            SELECT \(SQLiteStore.recordColumns), \(selected) FROM records\(QuerySQL.indexHint(query, indexes))
             WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ?
             """
         arguments += [query.limit + 1]
+    }
+
+    /// The name of a user field's SQL expression index.
+    static func indexName(of field: String) -> String {
+        "records_field_" + field.replacingOccurrences(of: ".", with: "__")
+    }
+
+    /// `INDEXED BY` the expression index of the first filter that can search through one.
+    /// Without statistics SQLite prefers the primary key's `zone_id` prefix to an expression
+    /// index, scanning the zone; the hint makes an indexed query search.
+    /// Only an index over the very expression the filter reads is named (a REFERENCE field is
+    /// indexed by the referenced name), so the hint can never leave SQLite without a plan.
+    private static func indexHint(_ query: RecordQuery, _ indexes: [String: String]) -> String {
+        let searchable: Set<QueryComparator> = [.equals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals, .in]
+        for predicate in query.predicates where searchable.contains(predicate.comparator) {
+            guard case .field(let name, _) = predicate.operand, let definition = indexes[indexName(of: name)],
+                let expression = try? expression(for: predicate.operand), definition.contains(expression)
+            else { continue }
+            return " INDEXED BY \(indexName(of: name).quotedDatabaseIdentifier)"
+        }
+        return ""
     }
 
     // MARK: - Operands
@@ -231,7 +253,7 @@ extension SQLiteStore {
     public func query(_ query: RecordQuery) async throws(StoreError) -> QueryPage {
         try await read { db in
             guard let zone = try SQLiteStore.fetchZone(query.zone, in: db) else { throw StoreError(.zoneNotFound) }
-            let statement = try QuerySQL(query, zoneID: zone.id)
+            let statement = try QuerySQL(query, zoneID: zone.id, indexes: SQLiteStore.expressionIndexes(in: db))
             let decoder = JSONDecoder()
             var records: [StoredRecord] = []
             var lastComponents: [QueryCursor.Value] = []
@@ -245,6 +267,15 @@ extension SQLiteStore {
             }
             return QueryPage(records: records, next: nil)
         }
+    }
+
+    /// The names of the expression indexes on `records`, read from `sqlite_master` (kept in
+    /// memory by SQLite; a reader's cached schema could miss an index the writer just made).
+    static func expressionIndexes(in db: Database) throws -> [String: String] {
+        let rows = try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'records' AND name LIKE 'records_field_%'")
+        )
+        return Dictionary(rows.map { ($0[0], $0[1]) }, uniquingKeysWith: { first, _ in first })
     }
 
     private static func cursorComponent(_ row: Row, at index: Int) -> QueryCursor.Value {

@@ -17,12 +17,12 @@ public struct RecordQuery: Sendable, Hashable {
     /// One filter: the operand, the comparator and its value (a list for IN-like comparators).
     public struct Predicate: Sendable, Hashable {
         public var operand: Operand
-        public var comparator: Comparator
+        public var comparator: QueryComparator
         public var value: FieldValue
         /// Metres, with NEAR.
         public var distance: Double?
 
-        public init(operand: Operand, comparator: Comparator, value: FieldValue, distance: Double? = nil) {
+        public init(operand: Operand, comparator: QueryComparator, value: FieldValue, distance: Double? = nil) {
             self.operand = operand
             self.comparator = comparator
             self.value = value

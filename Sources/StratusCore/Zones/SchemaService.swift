@@ -1,0 +1,64 @@
+import StratusModel
+import StratusStore
+
+/// The schema's admin side: show a container environment's types, fields and indexes; add or
+/// remove an index; deploy the development schema to production.
+public struct SchemaService: Sendable {
+    let store: any RecordStore & SchemaStore
+    let cache: SchemaCache
+
+    /// Record types with their fields' types and indexes (system fields by index name).
+    public func describe(container: String, environment: ContainerEnvironment) async throws(CoreError) -> SchemaDescription {
+        do {
+            let fields = try await store.schema(container: container, environment: environment)
+            var indexes: [String: [String: Set<IndexKind>]] = [:]
+            for index in try await store.indexes(container: container, environment: environment) {
+                indexes[index.recordType, default: [:]][index.fieldName, default: []].insert(index.kind)
+            }
+            let types = Set(fields.keys).union(indexes.keys).sorted()
+            return SchemaDescription(container: container, environment: environment, recordTypes: types.map { type in
+                let names = Set(fields[type, default: [:]].keys).union(indexes[type, default: [:]].keys).sorted()
+                return .init(name: type, fields: names.map { name in
+                    .init(
+                        name: name, type: fields[type]?[name],
+                        indexes: IndexKind.allCases.filter { indexes[type]?[name]?.contains($0) == true }
+                    )
+                })
+            })
+        } catch {
+            throw CoreError(error)
+        }
+    }
+
+    /// Adds or removes one index; a QUERYABLE or SORTABLE index on a user field is a SQL index.
+    /// - Throws: `BAD_REQUEST` for a bad record type or field name.
+    public func changeIndex(_ request: IndexChangeRequest) async throws(CoreError) -> SchemaDescription {
+        let systemNames = Set(QueryTranslation.systemFields.keys.filter { $0.hasPrefix("___") })
+        guard NameRules.isValidIdentifier(request.recordType) else { throw CoreError.badRequest("invalid recordType '\(request.recordType)'") }
+        guard systemNames.contains(request.fieldName) || NameRules.isValidIdentifier(request.fieldName) else {
+            throw CoreError.badRequest("invalid fieldName '\(request.fieldName)'")
+        }
+        let index = IndexDefinition(
+            container: request.container, environment: request.environment, recordType: request.recordType,
+            fieldName: request.fieldName, kind: request.index
+        )
+        do {
+            try await store.setIndex(index, present: request.present ?? true)
+        } catch {
+            throw CoreError(error)
+        }
+        cache.forget(container: request.container)
+        return try await describe(container: request.container, environment: request.environment)
+    }
+
+    /// Copies development's types, fields and indexes into production (adding, never removing).
+    public func deploy(container: String) async throws(CoreError) -> SchemaDescription {
+        do {
+            try await store.deploySchema(container: container)
+        } catch {
+            throw CoreError(error)
+        }
+        cache.forget(container: container)
+        return try await describe(container: container, environment: .production)
+    }
+}

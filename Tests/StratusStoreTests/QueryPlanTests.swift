@@ -1,0 +1,34 @@
+import Foundation
+import StratusModel
+import StratusStore
+import Testing
+
+@Suite("query plans")
+struct QueryPlanTests {
+    @Test("an indexed field is searched through its SQL expression index, not scanned")
+    func indexedQueryUsesTheIndex() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("plan-\(UUID().uuidString).sqlite").path
+        let store = try SQLiteStore(path: path)
+        try await store.migrate()
+        let database = DatabaseKey(container: "iCloud.test", environment: .production, scope: .private, owner: "_a")
+        let zone = ZoneKey(database: database, name: "Z")
+        _ = try await store.createZone(zone, atomic: true)
+        let writes = (0..<500).map { RecordWrite(name: "r\($0)", action: .create, precondition: .none, recordType: "T", fields: ["caption": .string("c\($0 % 50)")]) }
+        _ = try await store.apply(ZoneBatch(zone: zone, atomic: true, writes: writes, author: ChangeAuthor(userRecordName: "_a", deviceID: nil, timestamp: 1)))
+        let query = RecordQuery(
+            zone: zone, recordType: "T",
+            predicates: [.init(operand: .field("caption", reference: false), comparator: .equals, value: .string("c7"))],
+            sortKeys: [], limit: 200, after: nil
+        )
+        let before = try await store.queryPlan(query).joined(separator: "\n")
+        #expect(!before.contains("records_field_caption"))
+
+        try await store.setIndex(IndexDefinition(container: "iCloud.test", environment: .production, recordType: "T", fieldName: "caption", kind: .queryable), present: true)
+        let after = try await store.queryPlan(query).joined(separator: "\n")
+        #expect(after.contains("USING INDEX records_field_caption"), "\(after)")
+        #expect(try await store.query(query).records.count == 10)
+
+        try await store.setIndex(IndexDefinition(container: "iCloud.test", environment: .production, recordType: "T", fieldName: "caption", kind: .queryable), present: false)
+        #expect(!(try await store.queryPlan(query).joined().contains("records_field_caption")), "the SQL index outlived its last schema index")
+    }
+}
