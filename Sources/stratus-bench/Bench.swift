@@ -20,7 +20,8 @@ struct Bench: AsyncParsableCommand {
     @Option(help: "Path of the stratus binary to start (default: beside this one).") var stratusBinary: String?
     @Option(help: "dev-credentials.json of a running server to target instead.") var credentials: String?
     @Option(help: "Server URL when targeting a running server.") var server: String?
-    @Option(help: "Workloads to run (comma separated): echo,single,batch,raw,changes.") var only = "echo,single,batch,raw,changes"
+    @Option(help: "Records in the query workload's zone.") var queryZoneSize = 100_000
+    @Option(help: "Workloads to run (comma separated): echo,single,batch,raw,changes,queries.") var only = "echo,single,batch,raw,changes,queries"
 
     func run() async throws {
         var configuration = HTTPClient.Configuration()
@@ -79,6 +80,17 @@ struct Bench: AsyncParsableCommand {
                 let pages = try await scenarios.changePages(zone: zone, count: size)
                 report.add("changes/zone page of 200, zone of \(size)", pages, itemsPerRequest: 200)
             }
+        }
+        if workloads.contains("queries") {
+            let queries = QueryScenarios(scenarios: scenarios)
+            let start = ContinuousClock.now
+            try await queries.populate(count: queryZoneSize)
+            report.note("populated the query zone with \(queryZoneSize) records in \(ContinuousClock.now - start)")
+            report.add("query: equality, unindexed, zone of \(queryZoneSize)", try await queries.equality(count: queryZoneSize), itemsPerRequest: 1)
+            report.add("query: sorted range page, unindexed", try await queries.sortedRange(count: queryZoneSize), itemsPerRequest: 1)
+            try await queries.addIndexes()
+            report.add("query: equality, indexed", try await queries.equality(count: queryZoneSize), itemsPerRequest: 1)
+            report.add("query: sorted range page, indexed", try await queries.sortedRange(count: queryZoneSize), itemsPerRequest: 1)
         }
         print(report.markdown)
     }

@@ -28,6 +28,19 @@ struct QueryPlanTests {
         #expect(after.contains("USING INDEX records_field_caption"), "\(after)")
         #expect(try await store.query(query).records.count == 10)
 
+        // A sorted range over an indexed field reads the index in order: no sort step.
+        try await store.setIndex(IndexDefinition(container: "iCloud.test", environment: .production, recordType: "T", fieldName: "caption", kind: .sortable), present: true)
+        let range = RecordQuery(
+            zone: zone, recordType: "T",
+            predicates: [.init(operand: .field("caption", reference: false), comparator: .greaterThanOrEquals, value: .string("c3"))],
+            sortKeys: [.init(operand: .field("caption", reference: false), ascending: true)], limit: 20, after: nil
+        )
+        let rangePlan = try await store.queryPlan(range).joined(separator: "\n")
+        #expect(rangePlan.contains("USING INDEX records_field_caption") && !rangePlan.contains("TEMP B-TREE"), "\(rangePlan)")
+        let firstPage = try await store.query(range)
+        #expect(firstPage.records.map { $0.fields["caption"] } == Array(repeating: .string("c3"), count: 10) + Array(repeating: .string("c30"), count: 10))
+        try await store.setIndex(IndexDefinition(container: "iCloud.test", environment: .production, recordType: "T", fieldName: "caption", kind: .sortable), present: false)
+
         try await store.setIndex(IndexDefinition(container: "iCloud.test", environment: .production, recordType: "T", fieldName: "caption", kind: .queryable), present: false)
         #expect(!(try await store.queryPlan(query).joined().contains("records_field_caption")), "the SQL index outlived its last schema index")
     }

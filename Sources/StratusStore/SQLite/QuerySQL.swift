@@ -19,9 +19,15 @@ struct QuerySQL {
             conditions.append(try condition(for: predicate))
         }
         var components: [(expression: String, ascending: Bool)] = []
+        // A filter that rejects missing values makes the "missing last" component constant:
+        // leaving it out lets an index on the field deliver rows already in order.
+        let nullRejecting: Set<QueryComparator> = [.equals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals, .in, .beginsWith]
+        let present = Set(query.predicates.filter { nullRejecting.contains($0.comparator) }.map(\.operand))
         for key in query.sortKeys {
             let expression = try key.near.map { try distance(of: key.operand, from: $0) } ?? QuerySQL.expression(for: key.operand)
-            components.append(("(\(expression) IS NULL)", true))
+            if key.near != nil || !present.contains(key.operand) {
+                components.append(("(\(expression) IS NULL)", true))
+            }
             components.append((expression, key.ascending))
         }
         components.append(("record_name", true))
