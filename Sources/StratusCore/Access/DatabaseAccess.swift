@@ -33,9 +33,7 @@ struct DatabaseAccess: Sendable {
         }
     }
 
-    var authenticationRequired: CoreError {
-        CoreError(.authenticationRequired, "request needs authorization", redirectURL: configuration.signInURL)
-    }
+    var authenticationRequired: CoreError { configuration.authenticationRequired }
 
     /// The zone a zone ID names within `database`, or `nil` when the ID names another owner.
     func zoneKey(_ zoneID: ZoneID?, in database: DatabaseKey) -> ZoneKey? {

@@ -16,7 +16,7 @@ public struct ChangeService: Sendable {
     public func databaseChanges(_ request: DatabaseChangesRequest, scope: RequestScope) async throws(CoreError) -> DatabaseChangesResponse {
         let database = try access.database(for: scope)
         try access.requireZones(in: database, "changes/database")
-        let limit = try pageSize(request.resultsLimit)
+        let limit = try configuration.pageSize(request.resultsLimit)
         var after: Int64 = 0
         if let text = request.syncToken {
             guard let token = ChangeToken(encoded: text), token.kind == .database else {
@@ -41,9 +41,7 @@ public struct ChangeService: Sendable {
     public func zoneChanges(_ request: ZoneChangesRequest, scope: RequestScope) async throws(CoreError) -> ZoneChangesResponse {
         let database = try access.database(for: scope)
         try access.requireZones(in: database, "changes/zone")
-        guard request.zones.count <= configuration.limits.operationsPerRequest else {
-            throw CoreError.badRequest("too many zones: \(request.zones.count)")
-        }
+        try configuration.checkCount(request.zones.count, of: "zones")
         var results: [ZoneChangesResult] = []
         for options in request.zones {
             do throws(CoreError) {
@@ -78,7 +76,7 @@ public struct ChangeService: Sendable {
         zoneID: ZoneID, syncToken: String?, resultsLimit: Int?, desiredKeys: [String]?, recordTypes: [String]?,
         database: DatabaseKey
     ) async throws(CoreError) -> ZoneChangesPage {
-        let limit = try pageSize(resultsLimit)
+        let limit = try configuration.pageSize(resultsLimit)
         guard let key = access.zoneKey(zoneID, in: database) else { throw CoreError(.zoneNotFound, "Zone not found") }
         var generation: Int64?
         var after: Int64 = 0
@@ -101,12 +99,5 @@ public struct ChangeService: Sendable {
         } catch {
             throw CoreError(error)
         }
-    }
-
-    private func pageSize(_ resultsLimit: Int?) throws(CoreError) -> Int {
-        let maximum = configuration.limits.resultsPerPage
-        guard let resultsLimit else { return maximum }
-        guard resultsLimit > 0 else { throw CoreError.badRequest("resultsLimit must be at least 1") }
-        return min(resultsLimit, maximum)
     }
 }

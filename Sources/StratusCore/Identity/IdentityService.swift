@@ -27,7 +27,7 @@ public struct IdentityService: Sendable {
         guard let webAuthToken, !webAuthToken.isEmpty else {
             // Private and shared databases always need a user: answer before reading the body.
             guard database.scope == .public else {
-                throw CoreError(.authenticationRequired, "request needs authorization", redirectURL: configuration.signInURL)
+                throw configuration.authenticationRequired
             }
             return .anonymous
         }

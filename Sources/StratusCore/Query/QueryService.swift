@@ -22,9 +22,7 @@ public struct QueryService: Sendable {
         guard NameRules.isValidIdentifier(query.recordType) else {
             throw CoreError.badRequest("invalid recordType '\(query.recordType)'")
         }
-        let maximum = configuration.limits.resultsPerPage
-        let limit = min(request.resultsLimit ?? maximum, maximum)
-        guard limit > 0 else { throw CoreError.badRequest("resultsLimit must be at least 1") }
+        let limit = try configuration.pageSize(request.resultsLimit)
         let fingerprint = QueryService.fingerprint(query, zone: zone.name)
         var after: QueryCursor?
         if let marker = request.continuationMarker {

@@ -43,10 +43,13 @@ struct OperationPlanner {
         let desiredKeys = operation.desiredKeys ?? requestDesiredKeys
         let type = operation.operationType
         let tag = record.recordChangeTag
-        if tag == nil, type == .update || type == .replace || type == .delete {
-            return failure(.badRequest, "\(type.rawValue) requires the record's recordChangeTag")
+        let precondition: RecordWrite.Precondition
+        if type.requiresChangeTag {
+            guard let tag else { return failure(.badRequest, "\(type.rawValue) requires the record's recordChangeTag") }
+            precondition = .changeTag(tag)
+        } else {
+            precondition = .none
         }
-        let precondition: RecordWrite.Precondition = tag.map { type == .create || type.rawValue.hasPrefix("force") ? .none : .changeTag($0) } ?? .none
         if type.isDelete {
             let write = RecordWrite(name: name, action: .delete, precondition: precondition, recordType: nil)
             return .write(write, desiredKeys: desiredKeys)

@@ -89,11 +89,7 @@ public struct RecordService: Sendable {
 
     private func checkLimits(_ request: ModifyRecordsRequest) throws(CoreError) {
         let limits = configuration.limits
-        guard request.operations.count <= limits.operationsPerRequest else {
-            throw CoreError.badRequest(
-                "too many operations: \(request.operations.count) (limit \(limits.operationsPerRequest) per request)"
-            )
-        }
+        try configuration.checkCount(request.operations.count, of: "operations")
         for operation in request.operations {
             guard let fields = operation.record.fields, !fields.isEmpty else { continue }
             let size = fields.reduce(0) { $0 + $1.key.utf8.count + $1.value.value.dataSize }
@@ -173,11 +169,7 @@ public struct RecordService: Sendable {
     /// - Throws: ``CoreError`` for request-level failures.
     public func lookup(_ request: LookupRecordsRequest, scope: RequestScope) async throws(CoreError) -> RecordsResponse {
         let database = try access.database(for: scope)
-        guard request.records.count <= configuration.limits.operationsPerRequest else {
-            throw CoreError.badRequest(
-                "too many records: \(request.records.count) (limit \(configuration.limits.operationsPerRequest) per request)"
-            )
-        }
+        try configuration.checkCount(request.records.count, of: "records")
         let names = request.records.map(\.recordName)
         guard let zoneKey = access.zoneKey(request.zoneID, in: database) else {
             return RecordsResponse(records: names.map { zoneNotFound($0) })

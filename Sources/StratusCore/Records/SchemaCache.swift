@@ -28,12 +28,18 @@ final class SchemaCache: Sendable {
     func indexes(container: String, environment: ContainerEnvironment) async throws(StoreError) -> Indexes {
         let key = Key(container: container, environment: environment)
         if let cached = indexes.withLock({ $0[key] }) { return cached }
-        var loaded: Indexes = [:]
-        for index in try await store.indexes(container: container, environment: environment) {
-            loaded[index.recordType, default: [:]][index.fieldName, default: []].insert(index.kind)
-        }
+        let loaded = SchemaCache.grouped(try await store.indexes(container: container, environment: environment))
         indexes.withLock { $0[key] = loaded }
         return loaded
+    }
+
+    /// Index definitions grouped by record type and field.
+    static func grouped(_ definitions: [IndexDefinition]) -> Indexes {
+        var grouped: Indexes = [:]
+        for index in definitions {
+            grouped[index.recordType, default: [:]][index.fieldName, default: []].insert(index.kind)
+        }
+        return grouped
     }
 
     /// Drops what is cached for a container (after an index change or a deployment).

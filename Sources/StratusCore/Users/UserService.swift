@@ -27,7 +27,7 @@ public struct UserService: Sendable {
     /// One identity per lookup, in order.
     public func discover(_ request: DiscoverUsersRequest, scope: RequestScope) async throws(CoreError) -> UserIdentitiesResponse {
         _ = try await signedIn(scope)
-        try checkCount(request.lookupInfos.count)
+        try configuration.checkCount(request.lookupInfos.count, of: "users")
         var users: [UserIdentity] = []
         for info in request.lookupInfos {
             let account = try await find(email: info.emailAddress, userRecordName: info.userRecordName)
@@ -55,7 +55,7 @@ public struct UserService: Sendable {
     /// users/lookup/email (`byEmail`, answers carry the email) and users/lookup/id.
     public func lookup(_ request: LookupUsersRequest, byEmail: Bool, scope: RequestScope) async throws(CoreError) -> UsersResponse {
         _ = try await signedIn(scope)
-        try checkCount(request.users.count)
+        try configuration.checkCount(request.users.count, of: "users")
         var users: [UserInfo] = []
         for item in request.users {
             let account = byEmail
@@ -74,7 +74,7 @@ public struct UserService: Sendable {
 
     private func signedIn(_ scope: RequestScope) async throws(CoreError) -> AccountInfo {
         guard let name = scope.caller.userRecordName else {
-            throw CoreError(.authenticationRequired, "request needs authorization", redirectURL: configuration.signInURL)
+            throw configuration.authenticationRequired
         }
         guard let account = try await find(email: nil, userRecordName: name) else {
             throw CoreError(.authenticationFailed, "the signed-in account no longer exists")
@@ -84,11 +84,6 @@ public struct UserService: Sendable {
 
     private func find(email: String?, userRecordName: String?) async throws(CoreError) -> AccountInfo? {
         try await identity.account(userRecordName: userRecordName, email: email)
-    }
-
-    private func checkCount(_ count: Int) throws(CoreError) {
-        let limit = configuration.limits.operationsPerRequest
-        guard count <= limit else { throw CoreError.badRequest("too many users: \(count) (limit \(limit) per request)") }
     }
 
     private func userIdentity(of account: AccountInfo) -> UserIdentity {

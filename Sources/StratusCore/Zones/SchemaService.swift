@@ -11,10 +11,7 @@ public struct SchemaService: Sendable {
     public func describe(container: String, environment: ContainerEnvironment) async throws(CoreError) -> SchemaDescription {
         do {
             let fields = try await store.schema(container: container, environment: environment)
-            var indexes: [String: [String: Set<IndexKind>]] = [:]
-            for index in try await store.indexes(container: container, environment: environment) {
-                indexes[index.recordType, default: [:]][index.fieldName, default: []].insert(index.kind)
-            }
+            let indexes = SchemaCache.grouped(try await store.indexes(container: container, environment: environment))
             let types = Set(fields.keys).union(indexes.keys).sorted()
             return SchemaDescription(container: container, environment: environment, recordTypes: types.map { type in
                 let names = Set(fields[type, default: [:]].keys).union(indexes[type, default: [:]].keys).sorted()

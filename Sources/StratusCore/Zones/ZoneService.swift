@@ -23,7 +23,7 @@ public struct ZoneService: Sendable {
     /// The named zones; an unknown one is a `ZONE_NOT_FOUND` entry.
     public func lookup(_ request: LookupZonesRequest, scope: RequestScope) async throws(CoreError) -> ZonesResponse {
         let database = try access.database(for: scope)
-        try checkCount(request.zones.count)
+        try configuration.checkCount(request.zones.count, of: "zones")
         do {
             try await defaultZones.ensure(in: database)
             var results: [ZoneResult] = []
@@ -45,7 +45,7 @@ public struct ZoneService: Sendable {
     public func modify(_ request: ModifyZonesRequest, scope: RequestScope) async throws(CoreError) -> ZonesResponse {
         let database = try access.database(for: scope)
         try access.requireZones(in: database, "zones/modify")
-        try checkCount(request.operations.count)
+        try configuration.checkCount(request.operations.count, of: "zones")
         var results: [ZoneResult] = []
         for operation in request.operations {
             let zoneID = operation.zone.zoneID
@@ -80,11 +80,6 @@ public struct ZoneService: Sendable {
             }
         }
         return ZonesResponse(zones: results)
-    }
-
-    private func checkCount(_ count: Int) throws(CoreError) {
-        let limit = configuration.limits.operationsPerRequest
-        guard count <= limit else { throw CoreError.badRequest("too many zones: \(count) (limit \(limit) per request)") }
     }
 
     private func wireZone(_ zone: StoredZone, in database: DatabaseKey) -> Zone {

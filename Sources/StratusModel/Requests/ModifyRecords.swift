@@ -17,6 +17,9 @@ public enum RecordOperationType: String, Sendable, Hashable, Codable, CaseIterab
 
     /// Whether the operation removes the record.
     public var isDelete: Bool { self == .delete || self == .forceDelete }
+
+    /// Whether the operation needs the record's current `recordChangeTag` (update, replace, delete).
+    public var requiresChangeTag: Bool { self == .update || self == .replace || self == .delete }
 }
 
 /// One operation of a records/modify request.

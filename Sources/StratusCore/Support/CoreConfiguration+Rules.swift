@@ -1,0 +1,26 @@
+import StratusModel
+
+/// The request-level rules every service applies the same way: who must sign in, how many items
+/// one request may carry, how large a page is.
+extension CoreConfiguration {
+    /// `AUTHENTICATION_REQUIRED` (HTTP 421) with the sign-in page as `redirectURL`.
+    var authenticationRequired: CoreError {
+        CoreError(.authenticationRequired, "request needs authorization", redirectURL: signInURL)
+    }
+
+    /// - Throws: `BAD_REQUEST` when `count` items (operations, records, zones, users) exceed the
+    ///   per-request limit.
+    func checkCount(_ count: Int, of items: String) throws(CoreError) {
+        let limit = limits.operationsPerRequest
+        guard count <= limit else { throw CoreError.badRequest("too many \(items): \(count) (limit \(limit) per request)") }
+    }
+
+    /// The page size for a request's `resultsLimit`: the limit's page size when absent, never more.
+    /// - Throws: `BAD_REQUEST` for a `resultsLimit` below 1.
+    func pageSize(_ resultsLimit: Int?) throws(CoreError) -> Int {
+        let maximum = limits.resultsPerPage
+        guard let resultsLimit else { return maximum }
+        guard resultsLimit > 0 else { throw CoreError.badRequest("resultsLimit must be at least 1") }
+        return min(resultsLimit, maximum)
+    }
+}
