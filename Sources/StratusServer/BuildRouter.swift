@@ -19,12 +19,14 @@ public func buildRouter(_ services: StratusServices) -> Router<StratusRequestCon
     RecordsRoutes(records: services.records, changes: services.changes, queries: services.queries, limits: limits).register(on: database)
     ChangesRoutes(changes: services.changes, limits: limits).register(on: database)
     UsersRoutes(users: services.users, limits: limits).register(on: database)
+    SharesRoutes(shares: services.shares, limits: limits).register(on: database)
 
-    // User endpoints are also served without a database segment (they act on the public scope).
+    // User and share-invitation endpoints are also served without a database segment.
     let withoutDatabase = router.group("database/1/:container/:environment")
         .add(middleware: DatabaseAuthMiddleware(identity: services.identity))
         .group(context: DatabaseContext.self)
     UsersRoutes(users: services.users, limits: limits).register(on: withoutDatabase)
+    SharesRoutes(shares: services.shares, limits: limits).register(on: withoutDatabase)
 
     let stratus = router.group("stratus/v1")
     ServiceRoutes(limits: limits).register(on: stratus)

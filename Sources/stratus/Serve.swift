@@ -29,7 +29,9 @@ struct Serve: AsyncParsableCommand {
         let serverURL = "http://\(host):\(port)"
         let services = StratusServices(
             store: store,
-            configuration: CoreConfiguration(limits: limits.limits, signInURL: "\(serverURL)/stratus/v1/auth/signin")
+            configuration: CoreConfiguration(limits: limits.limits, signInURL: "\(serverURL)/stratus/v1/auth/signin",
+                shareURLPrefix: "\(serverURL)/share/"
+            )
         )
         if dev {
             let credentials = try await DevCredentialsFile(directory: dataURL).seed(with: services, serverURL: serverURL)

@@ -5,12 +5,14 @@ import StratusStore
 ///
 /// A private database belongs to the caller alone: a zone ID naming another owner is answered
 /// as if the zone did not exist, so one account can never see or touch another's private data.
+/// The shared database is keyed by its user too; its zones are other owners' zones, resolved
+/// through ``SharedZoneView`` (no zone is ever stored under the shared scope).
 struct DatabaseAccess: Sendable {
     let configuration: CoreConfiguration
 
     /// The stored database the request addresses.
     /// - Throws: `AUTHENTICATION_REQUIRED` (421) for private and shared without a user;
-    ///   `BAD_REQUEST` for databases this server does not serve yet.
+    ///   the shared database's key is the caller's, its zones resolve through ``SharedZoneView``.
     func database(for scope: RequestScope) throws(CoreError) -> DatabaseKey {
         let ref = scope.database
         switch ref.scope {
@@ -18,8 +20,8 @@ struct DatabaseAccess: Sendable {
             guard let user = scope.caller.userRecordName else { throw authenticationRequired }
             return DatabaseKey(container: ref.container, environment: ref.environment, scope: .private, owner: user)
         case .shared:
-            guard scope.caller.userRecordName != nil else { throw authenticationRequired }
-            throw CoreError.badRequest("The shared database is not served by this server version yet")
+            guard let user = scope.caller.userRecordName else { throw authenticationRequired }
+            return DatabaseKey(container: ref.container, environment: ref.environment, scope: .shared, owner: user)
         case .public:
             return DatabaseKey(container: ref.container, environment: ref.environment, scope: .public, owner: DatabaseKey.publicOwner)
         }

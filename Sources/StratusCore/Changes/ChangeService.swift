@@ -5,8 +5,12 @@ import StratusStore
 ///
 /// A zone page holds the latest version of each record changed after the token, tombstones
 /// included, in sequence order; a token below the zone's compaction horizon is expired.
+///
+/// In the shared database the zones are other owners' zones the caller accepted a share of:
+/// one that stops being visible (left, removed, sharing stopped, deleted) is reported deleted,
+/// and a zone page holds only the records the caller's shares cover.
 public struct ChangeService: Sendable {
-    let store: any RecordStore
+    let store: any RecordStore & ShareStore & IdentityStore
     let access: DatabaseAccess
     let defaultZones: DefaultZones
     let configuration: CoreConfiguration
@@ -25,6 +29,16 @@ public struct ChangeService: Sendable {
             after = token.sequence
         }
         do {
+            if database.scope == .shared {
+                let page = try await store.sharedDatabaseChanges(
+                    of: database.owner, container: database.container, environment: database.environment, after: after, limit: limit
+                )
+                let zones = page.zones.map { shared in
+                    Zone(zoneID: ZoneID(zoneName: shared.zone.name, ownerRecordName: shared.owner), deleted: shared.removed ? true : nil)
+                }
+                let token = ChangeToken(kind: .database, sequence: page.throughSeq).encoded
+                return DatabaseChangesResponse(zones: zones, syncToken: token, moreComing: page.moreComing)
+            }
             try await defaultZones.ensure(in: database)
             let page = try await store.databaseChanges(in: database, after: after, limit: limit)
             let zones = page.zones.map { zone in
@@ -77,7 +91,6 @@ public struct ChangeService: Sendable {
         database: DatabaseKey
     ) async throws(CoreError) -> ZoneChangesPage {
         let limit = try configuration.pageSize(resultsLimit)
-        guard let key = access.zoneKey(zoneID, in: database) else { throw CoreError(.zoneNotFound, "Zone not found") }
         var generation: Int64?
         var after: Int64 = 0
         if let syncToken {
@@ -88,16 +101,39 @@ public struct ChangeService: Sendable {
             after = token.sequence
         }
         do {
+            var key: ZoneKey
+            var emittedID: ZoneID
+            var names: Set<String>?
+            if database.scope == .shared {
+                guard let view = try await SharedZoneView.resolve(zoneID, in: database, store: store) else {
+                    throw CoreError(.zoneNotFound, "Zone not found")
+                }
+                // Access granted again after a removal: what the participant holds may be stale.
+                if syncToken != nil, after < view.accessSeq { throw CoreError.changeTokenExpired }
+                (key, emittedID, names) = (view.key, view.zoneID, view.visibleNames)
+            } else {
+                guard let own = access.zoneKey(zoneID, in: database) else { throw CoreError(.zoneNotFound, "Zone not found") }
+                (key, emittedID) = (own, access.zoneID(named: own.name, in: database))
+            }
             if key.name == ZoneID.defaultZoneName { try await defaultZones.ensure(in: database) }
-            let page = try await store.changes(in: key, generation: generation, after: after, recordTypes: recordTypes, limit: limit)
-            let mapper = RecordMapper(zoneID: access.zoneID(named: key.name, in: database))
+            let page = try await store.changes(
+                in: key, generation: generation, after: after, recordTypes: recordTypes, names: names, limit: limit
+            )
+            var mapper = RecordMapper(zoneID: emittedID)
+            mapper.shares = try await ShareRenderer.load(
+                for: page.records, in: key, caller: database.owner, store: store, urlPrefix: configuration.shareURLPrefix
+            )
             let token = ChangeToken(kind: .zone, zoneGeneration: page.zone.id, sequence: page.throughSeq).encoded
             return ZoneChangesPage(
                 zoneID: mapper.zoneID, records: page.records.map { mapper.record($0, desiredKeys: desiredKeys) },
                 syncToken: token, moreComing: page.moreComing
             )
-        } catch {
+        } catch let error as CoreError {
+            throw error
+        } catch let error as StoreError {
             throw CoreError(error)
+        } catch {
+            throw CoreError(.internalError, "Internal error")
         }
     }
 }

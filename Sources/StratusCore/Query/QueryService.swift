@@ -5,8 +5,11 @@ import StratusStore
 
 /// records/query: filters and sorts run in SQL; pages continue with a keyset marker, so every
 /// matching record comes back exactly once even while records are being added.
+///
+/// In the shared database a query runs in the owner's zone over the records the caller's shares
+/// cover.
 public struct QueryService: Sendable {
-    let store: any RecordStore
+    let store: any RecordStore & ShareStore & IdentityStore
     let access: DatabaseAccess
     let schema: SchemaCache
     let defaultZones: DefaultZones
@@ -17,7 +20,18 @@ public struct QueryService: Sendable {
     ///   `ZONE_NOT_FOUND`.
     public func query(_ request: QueryRecordsRequest, scope: RequestScope) async throws(CoreError) -> QueryRecordsResponse {
         let database = try access.database(for: scope)
-        guard let zone = access.zoneKey(request.zoneID, in: database) else { throw CoreError(.zoneNotFound, "Zone not found") }
+        var zone: ZoneKey
+        var emittedID: ZoneID
+        var names: Set<String>?
+        if database.scope == .shared {
+            let view: SharedZoneView?
+            do { view = try await SharedZoneView.resolve(request.zoneID, in: database, store: store) } catch { throw CoreError(error) }
+            guard let view else { throw CoreError(.zoneNotFound, "Zone not found") }
+            (zone, emittedID, names) = (view.key, view.zoneID, view.visibleNames)
+        } else {
+            guard let own = access.zoneKey(request.zoneID, in: database) else { throw CoreError(.zoneNotFound, "Zone not found") }
+            (zone, emittedID) = (own, access.zoneID(named: own.name, in: database))
+        }
         let query = request.query
         guard NameRules.isValidIdentifier(query.recordType) else {
             throw CoreError.badRequest("invalid recordType '\(query.recordType)'")
@@ -35,7 +49,7 @@ public struct QueryService: Sendable {
             zone: zone, recordType: query.recordType,
             predicates: try (query.filterBy ?? []).map(QueryTranslation.predicate(for:)),
             sortKeys: try (query.sortBy ?? []).map(QueryTranslation.sortKey(for:)),
-            limit: limit, after: after
+            limit: limit, after: after, names: names
         )
         do {
             if database.environment == .production {
@@ -48,7 +62,10 @@ public struct QueryService: Sendable {
             }
             if zone.name == ZoneID.defaultZoneName { try await defaultZones.ensure(in: database) }
             let page = try await store.query(storageQuery)
-            let mapper = RecordMapper(zoneID: access.zoneID(named: zone.name, in: database))
+            var mapper = RecordMapper(zoneID: emittedID)
+            mapper.shares = try await ShareRenderer.load(
+                for: page.records, in: zone, caller: scope.caller.userRecordName, store: store, urlPrefix: configuration.shareURLPrefix
+            )
             return QueryRecordsResponse(
                 records: page.records.map { .success(mapper.record($0, desiredKeys: request.desiredKeys)) },
                 continuationMarker: page.next.map { ContinuationMarker(fingerprint: fingerprint, cursor: $0).encoded }

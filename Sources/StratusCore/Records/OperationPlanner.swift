@@ -10,21 +10,26 @@ struct OperationPlanner {
     enum Plan {
         case write(RecordWrite, desiredKeys: [String]?)
         case failure(RecordError)
+        /// Answered without a write of the batch (a participant leaving a share).
+        case answered(RecordResult)
     }
 
     let schema: SchemaCache.Schema
     /// Existing record types for operations that give no `recordType`.
     let existingTypes: [String: String]
     let mayLearn: Bool
+    /// Accounts and limits for share records.
+    let shares: ShareContext
 
     /// Fields the schema does not know yet, to learn in the batch.
     private(set) var newFields: [SchemaField] = []
     private var pendingTypes: [String: [String: FieldType]] = [:]
 
-    init(schema: SchemaCache.Schema, existingTypes: [String: String], mayLearn: Bool) {
+    init(schema: SchemaCache.Schema, existingTypes: [String: String], mayLearn: Bool, shares: ShareContext = ShareContext()) {
         self.schema = schema
         self.existingTypes = existingTypes
         self.mayLearn = mayLearn
+        self.shares = shares
     }
 
     /// The record names the request's operations address (generated for creates without one).
@@ -55,6 +60,9 @@ struct OperationPlanner {
             return .write(write, desiredKeys: desiredKeys)
         }
         let recordType = record.recordType ?? existingTypes[name]
+        if ShareNames.isShareType(recordType) {
+            return planShare(operation, name: name, desiredKeys: desiredKeys, precondition: precondition)
+        }
         if let recordType, !NameRules.isValidIdentifier(recordType) {
             return failure(.badRequest, "invalid recordType '\(recordType)'")
         }
@@ -86,7 +94,7 @@ struct OperationPlanner {
             }
         let write = RecordWrite(
             name: name, action: action, precondition: precondition, recordType: recordType,
-            fields: fields, parentName: record.parent?.recordName
+            fields: fields, parentName: record.parent?.recordName, createShortGUID: record.createShortGUID ?? false
         )
         return .write(write, desiredKeys: desiredKeys)
     }

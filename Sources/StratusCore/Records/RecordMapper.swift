@@ -4,6 +4,13 @@ import StratusStore
 /// Turns stored records into the wire's record dictionaries, applying `desiredKeys`.
 struct RecordMapper: Sendable {
     let zoneID: ZoneID
+    /// Renders share records' participants; without it they carry only their record fields.
+    var shares: ShareRenderer?
+
+    init(zoneID: ZoneID, shares: ShareRenderer? = nil) {
+        self.zoneID = zoneID
+        self.shares = shares
+    }
 
     /// The full record dictionary; `desiredKeys` limits the user fields (`[]` = system fields only).
     func record(_ stored: StoredRecord, desiredKeys: [String]?) -> Record {
@@ -28,6 +35,7 @@ struct RecordMapper: Sendable {
         if let parent = stored.parentName { record.parent = RecordPointer(recordName: parent) }
         if let share = stored.shareName { record.share = RecordPointer(recordName: share, zoneID: zoneID) }
         record.shortGUID = stored.shortGUID
+        if let shares, ShareNames.isShareType(stored.type) { shares.decorate(&record) }
         return record
     }
 

@@ -3,9 +3,10 @@ import Logging
 import StratusModel
 import StratusStore
 
-/// records/modify and records/lookup: CloudKit's save and fetch rules over the record store.
+/// records/modify and records/lookup: CloudKit's save and fetch rules over the record store,
+/// in the caller's own databases and, through their shared database, in zones shared with them.
 public struct RecordService: Sendable {
-    let store: any RecordStore
+    let store: any RecordStore & ShareStore & IdentityStore
     let access: DatabaseAccess
     let schema: SchemaCache
     let defaultZones: DefaultZones
@@ -26,31 +27,39 @@ public struct RecordService: Sendable {
         if let duplicate = firstDuplicate(names) {
             throw CoreError.badRequest("more than one operation for record '\(duplicate)'")
         }
-        let zoneID = request.zoneID ?? .defaultZone()
-        guard let zoneKey = access.zoneKey(zoneID, in: database), NameRules.isValidRecordName(zoneKey.name) else {
-            return RecordsResponse(records: names.map { zoneNotFound($0) })
-        }
         do {
-            let isDefaultZone = zoneKey.name == ZoneID.defaultZoneName
+            guard let target = try await target(request.zoneID, in: database), NameRules.isValidRecordName(target.zone.name) else {
+                return RecordsResponse(records: names.map { RecordErrors.zoneNotFound($0) })
+            }
+            let isDefaultZone = target.zone.name == ZoneID.defaultZoneName
             if isDefaultZone { try await defaultZones.ensure(in: database) }
             let ref = scope.database
             let schema = try await schema.schema(container: ref.container, environment: ref.environment)
-            var planner = OperationPlanner(
-                schema: schema, existingTypes: try await existingTypes(request, names: names, zone: zoneKey),
-                mayLearn: ref.environment == .development
+            let shares = try await ShareContext.load(
+                for: request.operations, store: store, limit: configuration.limits.participantsPerShare,
+                zoneMayHoldShares: !isDefaultZone && database.scope != .public
             )
-            let plans = zip(request.operations, names).map { operation, name in
+            var planner = OperationPlanner(
+                schema: schema, existingTypes: try await existingTypes(request, names: names, zone: target.zone),
+                mayLearn: ref.environment == .development, shares: shares
+            )
+            var plans = zip(request.operations, names).map { operation, name in
                 planner.plan(operation, name: name, requestDesiredKeys: request.desiredKeys)
+            }
+            if let view = target.view {
+                plans = try await sharedPlans(plans, request: request, names: names, view: view, user: user)
             }
             // Custom zones commit atomically, the default zone never: the zone is not read here,
             // the store checks that it exists inside the batch's transaction.
             let atomic = (request.atomic ?? true) && !isDefaultZone
-            let mapper = RecordMapper(zoneID: access.zoneID(named: zoneKey.name, in: database))
+            let mapper = RecordMapper(zoneID: target.zoneID)
             if atomic, plans.contains(where: { if case .failure = $0 { true } else { false } }) {
-                guard try await store.zone(zoneKey) != nil else { return RecordsResponse(records: names.map { zoneNotFound($0) }) }
+                guard try await store.zone(target.zone) != nil else {
+                    return RecordsResponse(records: names.map { RecordErrors.zoneNotFound($0) })
+                }
                 return RecordsResponse(records: zip(plans, names).map { plan, name in
                     if case .failure(let error) = plan { return .failure(error) }
-                    return .failure(atomicError(name))
+                    return .failure(RecordErrors.atomic(name))
                 })
             }
             // Public database: World reads, Authenticated creates, only the Creator changes a record.
@@ -60,28 +69,37 @@ public struct RecordService: Sendable {
                 write.requiredCreator = requiredCreator
                 return write
             }
-            let author = ChangeAuthor(userRecordName: user, deviceID: scope.deviceID, timestamp: configuration.now())
-            let batch = ZoneBatch(
-                zone: zoneKey, atomic: atomic, writes: writes, author: author,
-                schema: planner.newFields, schemaMayGrow: ref.environment == .development
-            )
-            let result = try await store.apply(batch)
-            if result.outcomes.contains(where: { if case .failed = $0 { false } else { true } }) {
-                self.schema.learn(planner.newFields, container: ref.container, environment: ref.environment)
+            var outcomes: [WriteOutcome] = []
+            if !writes.isEmpty {
+                let author = ChangeAuthor(userRecordName: user, deviceID: scope.deviceID, timestamp: configuration.now())
+                let batch = ZoneBatch(
+                    zone: target.zone, atomic: atomic, writes: writes, author: author,
+                    schema: planner.newFields, schemaMayGrow: ref.environment == .development
+                )
+                let result = try await store.apply(batch)
+                if result.outcomes.contains(where: { if case .failed = $0 { false } else { true } }) {
+                    self.schema.learn(planner.newFields, container: ref.container, environment: ref.environment)
+                }
+                outcomes = result.outcomes
             }
-            var outcomes = result.outcomes.makeIterator()
+            let saved = outcomes.compactMap { if case .saved(let record) = $0 { record } else { nil } }
+            let renderer = try await ShareRenderer.load(
+                for: saved, in: target.zone, caller: user, store: store, urlPrefix: configuration.shareURLPrefix
+            )
+            var remaining = outcomes.makeIterator()
             let records = zip(plans, names).map { plan, name -> RecordResult in
                 switch plan {
                 case .failure(let error): return .failure(error)
+                case .answered(let result): return result
                 case .write(_, let desiredKeys):
-                    guard let outcome = outcomes.next() else { return .failure(atomicError(name)) }
-                    return mapOutcome(outcome, name: name, desiredKeys: desiredKeys, mapper: mapper)
+                    guard let outcome = remaining.next() else { return .failure(RecordErrors.atomic(name)) }
+                    return RecordErrors.result(of: outcome, name: name, desiredKeys: desiredKeys, mapper: mapper, shares: renderer)
                 }
             }
-            logger.debug("records/modify", metadata: ["operations": "\(names.count)", "zone": "\(zoneKey.name)"])
+            logger.debug("records/modify", metadata: ["operations": "\(names.count)", "zone": "\(target.zone.name)"])
             return RecordsResponse(records: records)
         } catch where error.kind == .zoneNotFound {
-            return RecordsResponse(records: names.map { zoneNotFound($0) })
+            return RecordsResponse(records: names.map { RecordErrors.zoneNotFound($0) })
         } catch {
             throw CoreError(error)
         }
@@ -113,51 +131,6 @@ public struct RecordService: Sendable {
         return types
     }
 
-    private func mapOutcome(_ outcome: WriteOutcome, name: String, desiredKeys: [String]?, mapper: RecordMapper) -> RecordResult {
-        switch outcome {
-        case .saved(let record): return .success(mapper.record(record, desiredKeys: desiredKeys))
-        case .deleted(let name): return .success(mapper.deleted(name))
-        case .failed(let failure):
-            let error: RecordError
-            switch failure {
-            case .exists(let server):
-                error = RecordError(
-                    recordName: name, serverErrorCode: .exists, reason: "record to insert already exists",
-                    uuid: UUID().uuidString, serverRecord: mapper.record(server, desiredKeys: nil)
-                )
-            case .conflict(let server):
-                error = RecordError(
-                    recordName: name, serverErrorCode: .conflict,
-                    reason: "record changed on the server: recordChangeTag is \(server.changeTag)",
-                    uuid: UUID().uuidString, serverRecord: mapper.record(server, desiredKeys: nil)
-                )
-            case .notFound:
-                error = RecordError(recordName: name, serverErrorCode: .notFound, reason: "Record not found", uuid: UUID().uuidString)
-            case .permissionDenied:
-                error = RecordError(
-                    recordName: name, serverErrorCode: .accessDenied,
-                    reason: "only the record's creator may change it in the public database", uuid: UUID().uuidString
-                )
-            case .invalid(let reason):
-                error = RecordError(recordName: name, serverErrorCode: .badRequest, reason: reason, uuid: UUID().uuidString)
-            case .atomicAborted:
-                error = atomicError(name)
-            }
-            return .failure(error)
-        }
-    }
-
-    private func atomicError(_ name: String) -> RecordError {
-        RecordError(
-            recordName: name, serverErrorCode: .atomicError,
-            reason: "atomic batch failed: another operation in this zone failed, nothing was saved", uuid: UUID().uuidString
-        )
-    }
-
-    private func zoneNotFound(_ name: String) -> RecordResult {
-        .failure(RecordError(recordName: name, serverErrorCode: .zoneNotFound, reason: "Zone not found", uuid: UUID().uuidString))
-    }
-
     private func firstDuplicate(_ names: [String]) -> String? {
         var seen = Set<String>()
         return names.first { !seen.insert($0).inserted }
@@ -165,32 +138,57 @@ public struct RecordService: Sendable {
 
     // MARK: - Lookup
 
-    /// Fetches records by name; a missing one is a `NOT_FOUND` entry in its place.
+    /// Fetches records by name; a missing one is a `NOT_FOUND` entry in its place. In the
+    /// shared database a record outside the caller's shares is missing.
     /// - Throws: ``CoreError`` for request-level failures.
     public func lookup(_ request: LookupRecordsRequest, scope: RequestScope) async throws(CoreError) -> RecordsResponse {
         let database = try access.database(for: scope)
         try configuration.checkCount(request.records.count, of: "records")
         let names = request.records.map(\.recordName)
-        guard let zoneKey = access.zoneKey(request.zoneID, in: database) else {
-            return RecordsResponse(records: names.map { zoneNotFound($0) })
-        }
         do {
-            if zoneKey.name == ZoneID.defaultZoneName { try await defaultZones.ensure(in: database) }
-            let found = try await store.records(named: names, in: zoneKey)
-            let mapper = RecordMapper(zoneID: access.zoneID(named: zoneKey.name, in: database))
+            guard let target = try await target(request.zoneID, in: database) else {
+                return RecordsResponse(records: names.map { RecordErrors.zoneNotFound($0) })
+            }
+            if target.zone.name == ZoneID.defaultZoneName { try await defaultZones.ensure(in: database) }
+            var found = try await store.records(named: names, in: target.zone)
+            if let visible = target.view?.visibleNames {
+                found = found.map { record in record.flatMap { visible.contains($0.name) ? $0 : nil } }
+            }
+            var mapper = RecordMapper(zoneID: target.zoneID)
+            mapper.shares = try await ShareRenderer.load(
+                for: found.compactMap { $0 }, in: target.zone, caller: scope.caller.userRecordName, store: store,
+                urlPrefix: configuration.shareURLPrefix
+            )
             let records = zip(request.records, found).map { item, stored -> RecordResult in
-                guard let stored else {
-                    return .failure(RecordError(
-                        recordName: item.recordName, serverErrorCode: .notFound, reason: "Record not found", uuid: UUID().uuidString
-                    ))
-                }
+                guard let stored else { return RecordErrors.notFound(item.recordName) }
                 return .success(mapper.record(stored, desiredKeys: item.desiredKeys ?? request.desiredKeys))
             }
             return RecordsResponse(records: records)
         } catch where error.kind == .zoneNotFound {
-            return RecordsResponse(records: names.map { zoneNotFound($0) })
+            return RecordsResponse(records: names.map { RecordErrors.zoneNotFound($0) })
         } catch {
             throw CoreError(error)
         }
+    }
+
+    // MARK: - Targets
+
+    /// Where a request's records live and how answers name their zone.
+    struct Target {
+        var zone: ZoneKey
+        var zoneID: ZoneID
+        /// Set in the shared database: the caller's window onto the owner's zone.
+        var view: SharedZoneView?
+    }
+
+    /// The zone a request addresses, or `nil` when the caller has no such zone (another
+    /// owner's private zone, or a shared zone they take part in no share of).
+    func target(_ zoneID: ZoneID?, in database: DatabaseKey) async throws(StoreError) -> Target? {
+        if database.scope == .shared {
+            guard let view = try await SharedZoneView.resolve(zoneID, in: database, store: store) else { return nil }
+            return Target(zone: view.key, zoneID: view.zoneID, view: view)
+        }
+        guard let key = access.zoneKey(zoneID, in: database) else { return nil }
+        return Target(zone: key, zoneID: access.zoneID(named: key.name, in: database))
     }
 }

@@ -6,16 +6,20 @@ public struct CoreConfiguration: Sendable {
     public var limits: ServiceLimits
     /// The sign-in page sent as `redirectURL` with AUTHENTICATION_REQUIRED.
     public var signInURL: String
+    /// Share URLs are this prefix followed by the share's short GUID.
+    public var shareURLPrefix: String
     /// Milliseconds since 1970; injected so tests can pin time.
     public var now: @Sendable () -> Int64
 
     public init(
         limits: ServiceLimits = .strict,
         signInURL: String = "http://127.0.0.1:8080/stratus/v1/auth/signin",
+        shareURLPrefix: String = "http://127.0.0.1:8080/share/",
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
     ) {
         self.limits = limits
         self.signInURL = signInURL
+        self.shareURLPrefix = shareURLPrefix
         self.now = now
     }
 }

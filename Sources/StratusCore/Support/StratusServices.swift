@@ -10,9 +10,10 @@ public struct StratusServices: Sendable {
     public let users: UserService
     public let queries: QueryService
     public let schema: SchemaService
+    public let shares: ShareService
     public let configuration: CoreConfiguration
 
-    public init(store: any RecordStore & IdentityStore & SchemaStore, configuration: CoreConfiguration = CoreConfiguration()) {
+    public init(store: any RecordStore & IdentityStore & SchemaStore & ShareStore, configuration: CoreConfiguration = CoreConfiguration()) {
         let access = DatabaseAccess(configuration: configuration)
         let defaultZones = DefaultZones(store: store)
         let schemaCache = SchemaCache(store: store)
@@ -27,6 +28,7 @@ public struct StratusServices: Sendable {
         self.identity = identity
         self.admin = AdminService(store: store)
         self.users = UserService(store: store, identity: identity, configuration: configuration)
+        self.shares = ShareService(store: store, configuration: configuration)
         self.configuration = configuration
     }
 }

@@ -2,8 +2,12 @@ import StratusModel
 import StratusStore
 
 /// zones/list, zones/lookup and zones/modify.
+///
+/// In the shared database the zones are the owners' zones the caller takes part in: listed and
+/// looked up with the owner's `ownerRecordName`, never created or deleted there (only the
+/// owner deletes a shared zone, from their private database).
 public struct ZoneService: Sendable {
-    let store: any RecordStore
+    let store: any RecordStore & ShareStore
     let access: DatabaseAccess
     let defaultZones: DefaultZones
     let configuration: CoreConfiguration
@@ -12,6 +16,7 @@ public struct ZoneService: Sendable {
     public func list(scope: RequestScope) async throws(CoreError) -> ZonesResponse {
         let database = try access.database(for: scope)
         do {
+            if database.scope == .shared { return ZonesResponse(zones: try await sharedZones(of: database).map { .success($0) }) }
             try await defaultZones.ensure(in: database)
             let zones = try await store.zones(in: database)
             return ZonesResponse(zones: zones.map { .success(wireZone($0, in: database)) })
@@ -25,6 +30,14 @@ public struct ZoneService: Sendable {
         let database = try access.database(for: scope)
         try configuration.checkCount(request.zones.count, of: "zones")
         do {
+            if database.scope == .shared {
+                let shared = try await sharedZones(of: database)
+                return ZonesResponse(zones: request.zones.map { zoneID in
+                    guard let zone = shared.first(where: { $0.zoneID.zoneName == zoneID.zoneName && $0.zoneID.ownerRecordName == zoneID.ownerRecordName })
+                    else { return .failure(ZoneError(zoneID: zoneID, serverErrorCode: .zoneNotFound, reason: "Zone not found")) }
+                    return .success(zone)
+                })
+            }
             try await defaultZones.ensure(in: database)
             var results: [ZoneResult] = []
             for zoneID in request.zones {
@@ -46,6 +59,14 @@ public struct ZoneService: Sendable {
         let database = try access.database(for: scope)
         try access.requireZones(in: database, "zones/modify")
         try configuration.checkCount(request.operations.count, of: "zones")
+        if database.scope == .shared {
+            return ZonesResponse(zones: request.operations.map { operation in
+                .failure(ZoneError(
+                    zoneID: operation.zone.zoneID, serverErrorCode: .accessDenied,
+                    reason: "zones in the shared database belong to their owners: only the owner creates or deletes them"
+                ))
+            })
+        }
         var results: [ZoneResult] = []
         for operation in request.operations {
             let zoneID = operation.zone.zoneID
@@ -80,6 +101,17 @@ public struct ZoneService: Sendable {
             }
         }
         return ZonesResponse(zones: results)
+    }
+
+    /// The live zones shared with the caller, named with their owners.
+    private func sharedZones(of database: DatabaseKey) async throws(StoreError) -> [Zone] {
+        try await store.sharedZones(of: database.owner, container: database.container, environment: database.environment).map { shared in
+            Zone(
+                zoneID: ZoneID(zoneName: shared.zone.name, ownerRecordName: shared.owner),
+                syncToken: ChangeToken(kind: .zone, zoneGeneration: shared.zone.id, sequence: shared.zone.lastSeq).encoded,
+                atomic: shared.zone.atomic
+            )
+        }
     }
 
     private func wireZone(_ zone: StoredZone, in database: DatabaseKey) -> Zone {

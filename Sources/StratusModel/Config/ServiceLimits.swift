@@ -11,12 +11,15 @@ public struct ServiceLimits: Sendable, Hashable, Codable {
     public var requestBytes: Int
     /// Records per response page (the default and the maximum `resultsLimit`).
     public var resultsPerPage: Int
+    /// Participants of one share, the owner included (CloudKit's `tooManyParticipants` figure).
+    public var participantsPerShare: Int
 
-    public init(operationsPerRequest: Int, recordBytes: Int, requestBytes: Int, resultsPerPage: Int) {
+    public init(operationsPerRequest: Int, recordBytes: Int, requestBytes: Int, resultsPerPage: Int, participantsPerShare: Int = 100) {
         self.operationsPerRequest = operationsPerRequest
         self.recordBytes = recordBytes
         self.requestBytes = requestBytes
         self.resultsPerPage = resultsPerPage
+        self.participantsPerShare = participantsPerShare
     }
 
     /// Apple's figures: 200 operations, 1 MB a record, 2 MB a request, 200 results a page.

@@ -2,7 +2,9 @@
 ///
 /// The same type carries requests (`recordName`, `recordType`, `recordChangeTag`, `fields`,
 /// `parent`, `createShortGUID`) and responses (plus `created`, `modified`, `deleted`, `zoneID`,
-/// `pluginFields`). Tombstones in change feeds carry `recordName`, `deleted: true` and `zoneID`.
+/// `pluginFields`). Share records (``ShareNames/recordType``) also carry `forRecord` (in
+/// requests), `publicPermission`, `participants`, `owner`, `currentUserParticipant` and the
+/// share `url` (a Stratus extra, CKShare's `url`). Tombstones in change feeds carry `recordName`, `deleted: true` and `zoneID`.
 public struct Record: Sendable, Hashable, Codable {
     public var recordName: String?
     public var recordType: String?
@@ -17,6 +19,14 @@ public struct Record: Sendable, Hashable, Codable {
     public var shortGUID: String?
     public var createShortGUID: Bool?
     public var zoneID: ZoneID?
+    /// In a request creating a record-hierarchy share: the root record.
+    public var forRecord: RecordPointer?
+    public var publicPermission: SharePermission?
+    public var participants: [ShareParticipant]?
+    public var owner: ShareParticipant?
+    public var currentUserParticipant: ShareParticipant?
+    /// The share's URL: `{server}/share/{shortGUID}`.
+    public var url: String?
 
     public init(
         recordName: String? = nil,

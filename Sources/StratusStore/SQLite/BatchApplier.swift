@@ -63,15 +63,22 @@ struct BatchApplier {
         }
         let author = batch.author
         let stamp = RecordStamp(timestamp: author.timestamp, userRecordName: author.userRecordName, deviceID: author.deviceID)
+        if let share = write.share, write.action != .delete {
+            return try applyShare(write, share, live: live, zoneID: zoneID, stamp: stamp, seq: &seq)
+        }
         switch write.action {
         case .delete:
-            guard var record = live else { return .deleted(name: write.name) }
-            seq += 1
-            record.fields = [:]
-            record.modified = stamp
-            record.seq = seq
-            record.deleted = true
-            try upsert(record, fieldsJSON: "{}", zoneID: zoneID)
+            guard let record = live else { return .deleted(name: write.name) }
+            try tombstone(record, zoneID: zoneID, stamp: stamp, seq: &seq)
+            if ShareNames.isShareType(record.type) {
+                try stopSharing(record.name, zoneID: zoneID, stamp: stamp, seq: &seq)
+            } else if let shareName = record.shareName {
+                // Deleting a shared root deletes its share.
+                if let share = try SQLiteStore.fetchRecord(shareName, zoneID: zoneID, in: db, decoder: decoder), !share.deleted {
+                    try tombstone(share, zoneID: zoneID, stamp: stamp, seq: &seq)
+                }
+                try stopSharing(shareName, zoneID: zoneID, stamp: stamp, seq: &seq)
+            }
             return .deleted(name: write.name)
         case .create:
             if let live { return .failed(.exists(live)) }
@@ -93,9 +100,21 @@ struct BatchApplier {
             }
             record.modified = stamp
             record.seq = seq
+            if write.createShortGUID, record.shortGUID == nil { record.shortGUID = ShareRows.newShortGUID() }
             try upsert(record, fieldsJSON: replace ? fieldsJSON : nil, zoneID: zoneID)
             return .saved(record)
         }
+    }
+
+    /// Makes a live record a tombstone at the next sequence value.
+    func tombstone(_ record: StoredRecord, zoneID: Int64, stamp: RecordStamp, seq: inout Int64) throws {
+        var record = record
+        seq += 1
+        record.fields = [:]
+        record.modified = stamp
+        record.seq = seq
+        record.deleted = true
+        try upsert(record, fieldsJSON: "{}", zoneID: zoneID)
     }
 
     private func insertNew(_ write: RecordWrite, fieldsJSON: String, zoneID: Int64, stamp: RecordStamp, seq: inout Int64) throws -> WriteOutcome {
@@ -105,14 +124,14 @@ struct BatchApplier {
         seq += 1
         let record = StoredRecord(
             name: write.name, type: type, fields: write.fields, created: stamp, modified: stamp,
-            parentName: write.parentName, seq: seq
+            parentName: write.parentName, shortGUID: write.createShortGUID ? ShareRows.newShortGUID() : nil, seq: seq
         )
         try upsert(record, fieldsJSON: fieldsJSON, zoneID: zoneID)
         return .saved(record)
     }
 
     /// Writes the row; `fieldsJSON` is the fields already encoded, or `nil` to encode them here (merges).
-    private func upsert(_ record: StoredRecord, fieldsJSON: String?, zoneID: Int64) throws {
+    func upsert(_ record: StoredRecord, fieldsJSON: String?, zoneID: Int64) throws {
         let fieldsJSON = try fieldsJSON ?? String(decoding: encoder.encode(record.fields), as: UTF8.self)
         try db.cachedStatement(
             sql: """

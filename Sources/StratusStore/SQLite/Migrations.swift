@@ -113,6 +113,45 @@ enum Migrations {
                     """
             )
         }
+        migrator.registerMigration("v4-sharing") { db in
+            try db.execute(
+                sql: """
+                    CREATE INDEX records_children ON records (zone_id, parent_name) WHERE parent_name IS NOT NULL;
+
+                    CREATE TABLE shares (
+                        zone_id INTEGER NOT NULL REFERENCES zones (id),
+                        record_name TEXT NOT NULL,
+                        root_name TEXT,
+                        short_guid TEXT NOT NULL UNIQUE,
+                        public_permission TEXT NOT NULL,
+                        PRIMARY KEY (zone_id, record_name)
+                    ) WITHOUT ROWID;
+
+                    CREATE TABLE share_participants (
+                        zone_id INTEGER NOT NULL,
+                        share_name TEXT NOT NULL,
+                        participant_id TEXT NOT NULL,
+                        position INTEGER NOT NULL,
+                        user_record_name TEXT,
+                        email TEXT COLLATE NOCASE,
+                        role TEXT NOT NULL,
+                        permission TEXT NOT NULL,
+                        status TEXT NOT NULL,
+                        PRIMARY KEY (zone_id, share_name, participant_id),
+                        FOREIGN KEY (zone_id, share_name) REFERENCES shares (zone_id, record_name) ON DELETE CASCADE
+                    ) WITHOUT ROWID;
+                    CREATE INDEX share_participants_user ON share_participants (user_record_name, zone_id);
+
+                    CREATE TABLE shared_zone_feed (
+                        user_record_name TEXT NOT NULL,
+                        zone_id INTEGER NOT NULL REFERENCES zones (id),
+                        seq INTEGER NOT NULL,
+                        visible INTEGER NOT NULL,
+                        PRIMARY KEY (user_record_name, zone_id)
+                    ) WITHOUT ROWID;
+                    """
+            )
+        }
         return migrator
     }
 }

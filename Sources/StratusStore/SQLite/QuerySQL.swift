@@ -18,6 +18,10 @@ struct QuerySQL {
         for predicate in query.predicates {
             conditions.append(try condition(for: predicate))
         }
+        if let names = query.names {
+            conditions.append("record_name IN (SELECT value FROM json_each(?))")
+            arguments += [SQLiteStore.jsonArray(names.sorted())]
+        }
         var components: [(expression: String, ascending: Bool)] = []
         // A filter that rejects missing values makes the "missing last" component constant:
         // leaving it out lets an index on the field deliver rows already in order.

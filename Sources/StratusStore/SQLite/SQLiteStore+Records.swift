@@ -27,7 +27,7 @@ extension SQLiteStore {
     }
 
     public func changes(
-        in zone: ZoneKey, generation: Int64?, after seq: Int64, recordTypes: [String]?, limit: Int
+        in zone: ZoneKey, generation: Int64?, after seq: Int64, recordTypes: [String]?, names: Set<String>?, limit: Int
     ) async throws(StoreError) -> ZoneChangePage {
         try await read { db in
             guard let stored = try SQLiteStore.fetchZone(zone, in: db) else { throw StoreError(.zoneNotFound) }
@@ -39,6 +39,10 @@ extension SQLiteStore {
             if let recordTypes {
                 sql += " AND record_type IN (\(databaseQuestionMarks(count: recordTypes.count)))"
                 arguments += StatementArguments(recordTypes)
+            }
+            if let names {
+                sql += " AND record_name IN (SELECT value FROM json_each(?))"
+                arguments += [SQLiteStore.jsonArray(names.sorted())]
             }
             sql += " ORDER BY seq LIMIT ?"
             arguments += [limit + 1]

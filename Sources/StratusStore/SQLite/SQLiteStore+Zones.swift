@@ -49,6 +49,8 @@ extension SQLiteStore {
             let seq = try SQLiteStore.currentSequence(in: db) + 1
             try SQLiteStore.setSequence(seq, in: db)
             try db.execute(sql: "DELETE FROM records WHERE zone_id = ?", arguments: [stored.id])
+            try db.execute(sql: "DELETE FROM share_participants WHERE zone_id = ?", arguments: [stored.id])
+            try db.execute(sql: "DELETE FROM shares WHERE zone_id = ?", arguments: [stored.id])
             try db.execute(
                 sql: "UPDATE zones SET deleted_seq = ?, feed_seq = ? WHERE id = ?",
                 arguments: [seq, seq, stored.id]

@@ -50,14 +50,20 @@ public struct RecordQuery: Sendable, Hashable {
     public var limit: Int
     /// Where the previous page ended: the values of its last row's sort components.
     public var after: QueryCursor?
+    /// When set, only these records may match (a participant's view of a shared hierarchy).
+    public var names: Set<String>?
 
-    public init(zone: ZoneKey, recordType: String, predicates: [Predicate], sortKeys: [SortKey], limit: Int, after: QueryCursor?) {
+    public init(
+        zone: ZoneKey, recordType: String, predicates: [Predicate], sortKeys: [SortKey], limit: Int, after: QueryCursor?,
+        names: Set<String>? = nil
+    ) {
         self.zone = zone
         self.recordType = recordType
         self.predicates = predicates
         self.sortKeys = sortKeys
         self.limit = limit
         self.after = after
+        self.names = names
     }
 }
 

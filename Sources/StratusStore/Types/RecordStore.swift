@@ -31,7 +31,8 @@ public protocol RecordStore: Sendable {
     /// Changes of a zone after `seq` (the latest version of each record, tombstones included).
     /// - Throws: ``StoreError/Kind/tokenExpired`` when `seq` is below the compaction horizon or
     ///   `generation` is not the zone's current incarnation; ``StoreError/Kind/zoneNotFound``.
-    func changes(in zone: ZoneKey, generation: Int64?, after seq: Int64, recordTypes: [String]?, limit: Int)
+    /// `names`, when given, limits the feed to those records (a participant's view of a shared hierarchy).
+    func changes(in zone: ZoneKey, generation: Int64?, after seq: Int64, recordTypes: [String]?, names: Set<String>?, limit: Int)
         async throws(StoreError) -> ZoneChangePage
     /// Zones of a database created, changed or deleted after `seq`.
     func databaseChanges(in database: DatabaseKey, after seq: Int64, limit: Int) async throws(StoreError) -> DatabaseChangePage
@@ -42,6 +43,15 @@ public protocol RecordStore: Sendable {
 
     /// The learned field types of a container environment: record type → field → type.
     func schema(container: String, environment: ContainerEnvironment) async throws(StoreError) -> [String: [String: FieldType]]
+}
+
+extension RecordStore {
+    /// Changes of a zone after `seq`, every record included.
+    public func changes(in zone: ZoneKey, generation: Int64?, after seq: Int64, recordTypes: [String]?, limit: Int)
+        async throws(StoreError) -> ZoneChangePage
+    {
+        try await changes(in: zone, generation: generation, after: seq, recordTypes: recordTypes, names: nil, limit: limit)
+    }
 }
 
 /// Storage of containers, accounts and credentials. Secrets arrive already hashed.

@@ -44,10 +44,15 @@ public struct RecordWrite: Sendable, Hashable {
     /// When set, an existing record may be changed only if this user created it (the public
     /// database's Creator role); otherwise the write fails with ``WriteFailure/permissionDenied``.
     public var requiredCreator: String?
+    /// Give the record a short GUID if it has none (`createShortGUID`).
+    public var createShortGUID: Bool
+    /// Set on writes to a `cloudkit.share` record: the share's participants and root.
+    public var share: ShareWrite?
 
     public init(
         name: String, action: Action, precondition: Precondition, recordType: String?,
-        fields: [String: Field] = [:], parentName: String? = nil, requiredCreator: String? = nil
+        fields: [String: Field] = [:], parentName: String? = nil, requiredCreator: String? = nil,
+        createShortGUID: Bool = false, share: ShareWrite? = nil
     ) {
         self.name = name
         self.action = action
@@ -56,6 +61,8 @@ public struct RecordWrite: Sendable, Hashable {
         self.fields = fields
         self.parentName = parentName
         self.requiredCreator = requiredCreator
+        self.createShortGUID = createShortGUID
+        self.share = share
     }
 }
 

@@ -1,0 +1,60 @@
+import Foundation
+import StratusModel
+import StratusStore
+
+/// The per-item answers of records/modify and records/lookup: a store outcome as a record or
+/// the error CloudKit puts in its place.
+enum RecordErrors {
+    static func result(
+        of outcome: WriteOutcome, name: String, desiredKeys: [String]?, mapper: RecordMapper, shares: ShareRenderer?
+    ) -> RecordResult {
+        var mapper = mapper
+        mapper.shares = shares
+        switch outcome {
+        case .saved(let record): return .success(mapper.record(record, desiredKeys: desiredKeys))
+        case .deleted(let name): return .success(mapper.deleted(name))
+        case .failed(let failure):
+            let error: RecordError
+            switch failure {
+            case .exists(let server):
+                error = RecordError(
+                    recordName: name, serverErrorCode: .exists, reason: "record to insert already exists",
+                    uuid: UUID().uuidString, serverRecord: mapper.record(server, desiredKeys: nil)
+                )
+            case .conflict(let server):
+                error = RecordError(
+                    recordName: name, serverErrorCode: .conflict,
+                    reason: "record changed on the server: recordChangeTag is \(server.changeTag)",
+                    uuid: UUID().uuidString, serverRecord: mapper.record(server, desiredKeys: nil)
+                )
+            case .notFound:
+                return notFound(name)
+            case .permissionDenied:
+                error = RecordError(
+                    recordName: name, serverErrorCode: .accessDenied,
+                    reason: "only the record's creator may change it in the public database", uuid: UUID().uuidString
+                )
+            case .invalid(let reason):
+                error = RecordError(recordName: name, serverErrorCode: .badRequest, reason: reason, uuid: UUID().uuidString)
+            case .atomicAborted:
+                error = atomic(name)
+            }
+            return .failure(error)
+        }
+    }
+
+    static func atomic(_ name: String) -> RecordError {
+        RecordError(
+            recordName: name, serverErrorCode: .atomicError,
+            reason: "atomic batch failed: another operation in this zone failed, nothing was saved", uuid: UUID().uuidString
+        )
+    }
+
+    static func zoneNotFound(_ name: String) -> RecordResult {
+        .failure(RecordError(recordName: name, serverErrorCode: .zoneNotFound, reason: "Zone not found", uuid: UUID().uuidString))
+    }
+
+    static func notFound(_ name: String) -> RecordResult {
+        .failure(RecordError(recordName: name, serverErrorCode: .notFound, reason: "Record not found", uuid: UUID().uuidString))
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import StratusModel
+import StratusStore
+
+/// records/resolve and records/accept: what a share's short GUID leads to, and joining it.
+///
+/// A private share (publicPermission NONE) resolves and accepts only for the accounts it
+/// invites (by user record name or email); a public one for any signed-in account, which joins
+/// as PUBLIC_USER with the share's public permission.
+public struct ShareService: Sendable {
+    let store: any RecordStore & ShareStore & IdentityStore
+    let configuration: CoreConfiguration
+
+    /// The metadata of each share: the share, its zone and root, and the caller's own role,
+    /// permission and status. Changes nothing.
+    /// - Throws: ``CoreError``: 421 without a signed-in user, `BAD_REQUEST` over the item limit.
+    public func resolve(_ request: ShortGUIDsRequest, scope: RequestScope) async throws(CoreError) -> ShareMetadataResponse {
+        let (user, email) = try await signedIn(scope, count: request.shortGUIDs.count)
+        var results: [ShareMetadataResult] = []
+        do {
+            for item in request.shortGUIDs {
+                guard let share = try await store.share(shortGUID: item.value) else {
+                    results.append(.failure(error(.notFound, "no share has the short GUID '\(item.value)'", item)))
+                    continue
+                }
+                guard let role = ShareService.participation(in: share, user: user, email: email) else {
+                    results.append(.failure(error(.accessDenied, "this share is not shared with you", item)))
+                    continue
+                }
+                results.append(.success(try await metadata(share, item: item, caller: user, participation: role)))
+            }
+        } catch {
+            throw CoreError(error)
+        }
+        return ShareMetadataResponse(results: results)
+    }
+
+    /// Accepts each share for the caller, who then sees its zone in their shared database.
+    /// Accepting twice changes nothing.
+    /// - Throws: ``CoreError``: 421 without a signed-in user, `BAD_REQUEST` over the item limit.
+    public func accept(_ request: ShortGUIDsRequest, scope: RequestScope) async throws(CoreError) -> ShareMetadataResponse {
+        let (user, email) = try await signedIn(scope, count: request.shortGUIDs.count)
+        var results: [ShareMetadataResult] = []
+        do {
+            for item in request.shortGUIDs {
+                let acceptor = Acceptor(
+                    userRecordName: user, email: email, timestamp: configuration.now(),
+                    participantLimit: configuration.limits.participantsPerShare
+                )
+                switch try await store.accept(shortGUID: item.value, by: acceptor) {
+                case .accepted(let share):
+                    let role = ShareService.participation(in: share, user: user, email: email) ?? (.unknown, .none, .unknown)
+                    results.append(.success(try await metadata(share, item: item, caller: user, participation: role)))
+                case .notFound:
+                    results.append(.failure(error(.notFound, "no share has the short GUID '\(item.value)'", item)))
+                case .notInvited:
+                    results.append(.failure(error(.accessDenied, "this share is not shared with you", item)))
+                case .tooManyParticipants:
+                    let limit = configuration.limits.participantsPerShare
+                    results.append(.failure(error(.badRequest, "the share has its maximum of \(limit) participants", item)))
+                }
+            }
+        } catch {
+            throw CoreError(error)
+        }
+        return ShareMetadataResponse(results: results)
+    }
+
+    typealias Participation = (role: ParticipantRole, permission: SharePermission, status: ParticipantAcceptanceStatus)
+
+    /// The caller's role, permission and status in a share, or `nil` when it is not for them.
+    static func participation(in share: StoredShare, user: String, email: String?) -> Participation? {
+        if share.owner == user { return (.owner, .readWrite, .accepted) }
+        let invited =
+            share.participant(user: user)
+            ?? share.participants.first { participant in
+                guard participant.userRecordName == nil, let invited = participant.email, let email else { return false }
+                return invited.lowercased() == email.lowercased()
+            }
+        if let invited, invited.status != .removed { return (invited.role, invited.permission, invited.status) }
+        guard share.publicPermission != .none else { return nil }
+        return (.publicUser, share.publicPermission, .pending)
+    }
+
+    private func signedIn(_ scope: RequestScope, count: Int) async throws(CoreError) -> (user: String, email: String?) {
+        guard let user = scope.caller.userRecordName else { throw configuration.authenticationRequired }
+        try configuration.checkCount(count, of: "shortGUIDs")
+        do {
+            return (user, try await store.account(userRecordName: user)?.email)
+        } catch {
+            throw CoreError(error)
+        }
+    }
+
+    private func metadata(
+        _ share: StoredShare, item: ShortGUIDRequest, caller: String, participation: Participation
+    ) async throws(StoreError) -> ShareMetadata {
+        let renderer = try await ShareRenderer.make([share], caller: caller, store: store, urlPrefix: configuration.shareURLPrefix)
+        let zoneID = ZoneID(zoneName: share.zone.name, ownerRecordName: share.owner)
+        let mapper = RecordMapper(zoneID: zoneID, shares: renderer)
+        var rootRecord: Record?
+        if item.shouldFetchRootRecord == true, let root = share.rootName, participation.permission.mayRead {
+            rootRecord = try await store.records(named: [root], in: share.zone).first?
+                .map { mapper.record($0, desiredKeys: item.rootRecordDesiredKeys) }
+        }
+        return ShareMetadata(
+            shortGUID: ShortGUIDEcho(value: item.value, shouldFetchRootRecord: item.shouldFetchRootRecord),
+            containerIdentifier: share.zone.database.container, environment: share.zone.database.environment,
+            databaseScope: share.owner == caller ? "PRIVATE" : "SHARED", zoneID: zoneID,
+            share: mapper.record(share.record, desiredKeys: nil), rootRecordName: share.rootName, rootRecord: rootRecord,
+            ownerIdentity: renderer.identity(of: share.owner), participantRole: participation.role,
+            participantPermission: participation.permission, participantStatus: participation.status
+        )
+    }
+
+    private func error(_ code: ServerErrorCode, _ reason: String, _ item: ShortGUIDRequest) -> ShortGUIDError {
+        ShortGUIDError(
+            shortGUID: ShortGUIDEcho(value: item.value, shouldFetchRootRecord: item.shouldFetchRootRecord),
+            serverErrorCode: code, reason: reason, uuid: UUID().uuidString
+        )
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import GRDB
+import StratusModel
+
+extension SQLiteStore: ShareStore {
+    public func share(shortGUID: String) async throws(StoreError) -> StoredShare? {
+        try await read { db in try SQLiteStore.fetchShare(shortGUID: shortGUID, in: db) }
+    }
+
+    public func shares(in zone: ZoneKey) async throws(StoreError) -> [StoredShare] {
+        try await read { db in
+            guard let stored = try SQLiteStore.fetchZone(zone, in: db) else { return [] }
+            let rows = try Row.fetchAll(
+                db,
+                sql: "SELECT record_name, root_name, short_guid, public_permission FROM shares WHERE zone_id = ? ORDER BY record_name",
+                arguments: [stored.id]
+            )
+            return try rows.compactMap { row in
+                try SQLiteStore.assembleShare(ShareRows.shareRow(from: row), zone: zone, zoneRowID: stored.id, in: db)
+            }
+        }
+    }
+
+    public func accept(shortGUID: String, by acceptor: Acceptor) async throws(StoreError) -> AcceptOutcome {
+        try await write { db in
+            guard let share = try SQLiteStore.fetchShare(shortGUID: shortGUID, in: db) else { return .notFound }
+            let user = acceptor.userRecordName
+            if share.owner == user { return .accepted(share) }
+            var participants = share.participants
+            let index =
+                participants.firstIndex { $0.userRecordName == user }
+                ?? participants.firstIndex { participant in
+                    guard participant.userRecordName == nil, let invited = participant.email, let email = acceptor.email else { return false }
+                    return invited.lowercased() == email.lowercased()
+                }
+            if let index {
+                switch participants[index].status {
+                case .accepted: return .accepted(share)
+                case .removed where share.publicPermission == .none: return .notInvited
+                default: break
+                }
+                participants[index].userRecordName = user
+                participants[index].status = .accepted
+            } else {
+                guard share.publicPermission != .none else { return .notInvited }
+                guard participants.count(where: { $0.status != .removed }) < acceptor.participantLimit else { return .tooManyParticipants }
+                participants.append(StoredParticipant(
+                    id: UUID().uuidString, userRecordName: user, email: acceptor.email,
+                    role: .publicUser, permission: share.publicPermission, status: .accepted
+                ))
+            }
+            try SQLiteStore.changeParticipants(participants, of: share, user: user, timestamp: acceptor.timestamp, in: db)
+            return try SQLiteStore.fetchShare(shortGUID: shortGUID, in: db).map(AcceptOutcome.accepted) ?? .notFound
+        }
+    }
+
+    public func leave(share name: String, in zone: ZoneKey, user: String, timestamp: Int64) async throws(StoreError) -> StoredShare? {
+        try await write { db in
+            guard let stored = try SQLiteStore.fetchZone(zone, in: db),
+                let row = try ShareRows(db: db).share(named: name, zoneID: stored.id),
+                let share = try SQLiteStore.assembleShare(row, zone: zone, zoneRowID: stored.id, in: db)
+            else { return nil }
+            var participants = share.participants
+            guard let index = participants.firstIndex(where: { $0.userRecordName == user && $0.role != .owner && $0.status != .removed })
+            else { return nil }
+            participants[index].status = .removed
+            try SQLiteStore.changeParticipants(participants, of: share, user: user, timestamp: timestamp, in: db)
+            return try SQLiteStore.assembleShare(row, zone: zone, zoneRowID: stored.id, in: db)
+        }
+    }
+
+    public func sharedZones(of user: String, container: String, environment: ContainerEnvironment) async throws(StoreError) -> [SharedZone] {
+        try await read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT z.id, z.name, z.atomic, z.created_seq, z.last_seq, z.deleted_seq, z.compacted_below_seq, z.owner, f.seq
+                    FROM shared_zone_feed f JOIN zones z ON z.id = f.zone_id
+                    WHERE f.user_record_name = ? AND f.visible = 1 AND z.deleted_seq IS NULL
+                        AND z.container = ? AND z.environment = ?
+                    ORDER BY z.owner, z.name
+                    """,
+                arguments: [user, container, environment.rawValue]
+            ).map { row in SharedZone(zone: SQLiteStore.zone(from: row), owner: row[7], removed: false, accessSeq: row[8]) }
+        }
+    }
+
+    public func sharedDatabaseChanges(
+        of user: String, container: String, environment: ContainerEnvironment, after seq: Int64, limit: Int
+    ) async throws(StoreError) -> SharedDatabaseChangePage {
+        try await read { db in
+            let current = try SQLiteStore.currentSequence(in: db)
+            let rows = try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT * FROM (
+                            SELECT z.id, z.name, z.atomic, z.created_seq, z.last_seq, z.deleted_seq, z.compacted_below_seq,
+                                z.owner, f.seq, f.visible,
+                                CASE WHEN f.visible = 1 THEN max(f.seq, z.last_seq, coalesce(z.deleted_seq, 0)) ELSE f.seq END
+                                    AS position
+                            FROM shared_zone_feed f JOIN zones z ON z.id = f.zone_id
+                            WHERE f.user_record_name = ? AND z.container = ? AND z.environment = ?
+                        ) WHERE position > ? ORDER BY position LIMIT ?
+                        """
+                ),
+                arguments: [user, container, environment.rawValue, seq, limit + 1]
+            )
+            let zones = rows.map { row in
+                let zone = SQLiteStore.zone(from: row)
+                let visible: Bool = row[9]
+                return (SharedZone(zone: zone, owner: row[7], removed: !visible || zone.isDeleted, accessSeq: row[8]), row[10] as Int64)
+            }
+            if zones.count > limit {
+                let page = zones.prefix(limit)
+                return SharedDatabaseChangePage(zones: page.map(\.0), throughSeq: page.last?.1 ?? seq, moreComing: true)
+            }
+            return SharedDatabaseChangePage(zones: zones.map(\.0), throughSeq: max(current, seq), moreComing: false)
+        }
+    }
+
+    public func hierarchy(rootedAt roots: [String], in zone: ZoneKey) async throws(StoreError) -> Set<String> {
+        guard !roots.isEmpty else { return [] }
+        return try await read { db in
+            guard let stored = try SQLiteStore.fetchZone(zone, in: db) else { return [] }
+            let names = try String.fetchAll(
+                db,
+                sql: """
+                    WITH RECURSIVE tree(name) AS (
+                        SELECT value FROM json_each(?)
+                        UNION
+                        SELECT r.record_name FROM records r JOIN tree t ON r.zone_id = ? AND r.parent_name = t.name
+                    )
+                    SELECT name FROM tree
+                    """,
+                arguments: [SQLiteStore.jsonArray(roots), stored.id]
+            )
+            return Set(names)
+        }
+    }
+
+    // MARK: - Helpers
+
+    static func jsonArray(_ names: [String]) -> String {
+        String(decoding: (try? JSONEncoder().encode(names)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    /// Saves a new participant list outside a zone batch (accepting, leaving): the share record
+    /// gets a new change tag, the zone a new position, and the user's shared feed an entry.
+    private static func changeParticipants(
+        _ participants: [StoredParticipant], of share: StoredShare, user: String, timestamp: Int64, in db: Database
+    ) throws {
+        let rows = ShareRows(db: db)
+        let seq = try currentSequence(in: db) + 1
+        try setSequence(seq, in: db)
+        try rows.replaceParticipants(participants, share: share.record.name, zoneID: share.zoneRowID)
+        try db.execute(
+            sql: """
+                UPDATE records SET seq = ?, modified_at = ?, modified_by = ?, modified_device = NULL
+                WHERE zone_id = ? AND record_name = ?
+                """,
+            arguments: [seq, timestamp, user, share.zoneRowID, share.record.name]
+        )
+        try db.execute(sql: "UPDATE zones SET last_seq = ?, feed_seq = ? WHERE id = ?", arguments: [seq, seq, share.zoneRowID])
+        try rows.refreshFeed(user: user, zoneID: share.zoneRowID, seq: seq)
+    }
+
+    static func fetchShare(shortGUID: String, in db: Database) throws -> StoredShare? {
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT s.record_name, s.root_name, s.short_guid, s.public_permission,
+                        z.id, z.container, z.environment, z.scope, z.owner, z.name
+                    FROM shares s JOIN zones z ON z.id = s.zone_id
+                    WHERE s.short_guid = ? AND z.deleted_seq IS NULL
+                    """,
+                arguments: [shortGUID]
+            ),
+            let environment = ContainerEnvironment(rawValue: row[6]),
+            let scope = DatabaseScope(rawValue: row[7])
+        else { return nil }
+        let database = DatabaseKey(container: row[5], environment: environment, scope: scope, owner: row[8])
+        return try assembleShare(
+            ShareRows.shareRow(from: row), zone: ZoneKey(database: database, name: row[9]), zoneRowID: row[4], in: db
+        )
+    }
+
+    static func assembleShare(_ row: ShareRows.ShareRow, zone: ZoneKey, zoneRowID: Int64, in db: Database) throws -> StoredShare? {
+        guard let record = try fetchRecord(row.recordName, zoneID: zoneRowID, in: db, decoder: JSONDecoder()), !record.deleted else {
+            return nil
+        }
+        return StoredShare(
+            zone: zone, zoneRowID: zoneRowID, record: record, rootName: row.rootName, shortGUID: row.shortGUID,
+            publicPermission: row.publicPermission,
+            participants: try ShareRows(db: db).participants(of: row.recordName, zoneID: zoneRowID)
+        )
+    }
+}
