@@ -21,6 +21,10 @@ struct RecordShareTests {
             TestServer.createShare("share-1", root: "root", participants: participants, publicPermission: publicPermission),
         ], zone: "Trips")
         #expect(results.allSatisfy { $0.record != nil }, "\(results)")
+        // The root comes back as the share left it: pointing at the share, with its current tag.
+        #expect(results.first?.record?.share?.recordName == "share-1")
+        let stored = try await server.lookup(["root"], zone: "Trips").first?.record
+        #expect(results.first?.record?.recordChangeTag == stored?.recordChangeTag)
         return try #require(results.last?.record)
     }
 

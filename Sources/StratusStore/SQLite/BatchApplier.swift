@@ -33,6 +33,15 @@ struct BatchApplier {
             }
             outcomes.append(try apply(write, fieldsJSON: json, zoneID: zone.id, seq: &seq))
         }
+        if batch.writes.contains(where: { $0.share != nil }) {
+            // Creating a share re-stamps its root: answer with the root as it now is.
+            outcomes = try outcomes.map { outcome in
+                guard case .saved(let record) = outcome,
+                    let current = try SQLiteStore.fetchRecord(record.name, zoneID: zone.id, in: db, decoder: decoder)
+                else { return outcome }
+                return .saved(current)
+            }
+        }
         let failed = outcomes.contains { if case .failed = $0 { true } else { false } }
         if failed && batch.atomic && zone.atomic {
             let aborted = outcomes.map { outcome -> WriteOutcome in
