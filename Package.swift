@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "stratus-bench", targets: ["stratus-bench"]),
         .library(name: "StratusModel", targets: ["StratusModel"]),
         .library(name: "StratusServer", targets: ["StratusServer"]),
+        .library(name: "StratusKit", targets: ["StratusKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -99,6 +100,33 @@ let package = Package(
             ],
             exclude: ["README.md"],
             swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "StratusKit",
+            dependencies: [
+                "StratusModel",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: [
+                "StratusKit",
+                "StratusServer",
+                "StratusCore",
+                "StratusStore",
+                "StratusModel",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: testSwiftSettings
         ),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"], swiftSettings: testSwiftSettings),
         .testTarget(

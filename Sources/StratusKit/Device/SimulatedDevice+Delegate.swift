@@ -1,0 +1,99 @@
+import Foundation
+import StratusModel
+
+/// The device as its engines' delegate: fetched changes are imported into the store, sends
+/// are built from it, and refusals are handled as NSPersistentCloudKitContainer does —
+/// conflicts merged field by field and sent again, refused changes put back to the server's
+/// version.
+extension SimulatedDevice: SyncEngineDelegate {
+    public func recordToSave(_ id: SyncRecordID, syncEngine: SyncEngine) async -> RecordOperation? {
+        let key = RecordKey(scope: syncEngine.configuration.database.scope, zoneID: id.zoneID, recordName: id.recordName)
+        return try? store.uploadOperation(for: key)
+    }
+
+    public func handleEvent(_ event: SyncEngineEvent, syncEngine: SyncEngine) async throws {
+        let scope = syncEngine.configuration.database.scope
+        switch event {
+        case .stateUpdate(let state):
+            try store.setMeta("engine.\(scope.rawValue)", String(decoding: try JSONEncoder().encode(state), as: UTF8.self))
+            if let limit = crashAfterFetchedPages, fetchedPages >= limit {
+                crashAfterFetchedPages = nil
+                throw CloudError(.internalError, "simulated crash after \(limit) pages")
+            }
+        case .accountChange(let previous, let current):
+            log(scope, "accountChange")
+            if previous != nil, previous != current { try store.purgeAll() }
+        case .fetchedDatabaseChanges(_, let deletions):
+            log(scope, "fetchedDatabaseChanges")
+            for (zone, _) in deletions { try store.purgeZone(zone, scope: scope) }
+        case .zoneChangeTokenExpired(let zone):
+            log(scope, "zoneChangeTokenExpired")
+            try store.forgetUnchangedRecords(in: zone, scope: scope)
+        case .fetchedRecordZoneChanges(let modifications, let deletions):
+            fetchedPages += 1
+            log(scope, "fetchedRecordZoneChanges")
+            for record in modifications { try store.importRecord(record, scope: scope) }
+            for id in deletions { try store.importDeletion(RecordKey(scope: scope, zoneID: id.zoneID, recordName: id.recordName)) }
+        case .sentRecordZoneChanges(let saved, let deleted, let failed, let failedDeletes):
+            var failures: [String: CloudError.Code] = [:]
+            for record in saved {
+                guard let name = record.recordName, let zone = record.zoneID else { continue }
+                let key = RecordKey(scope: scope, zoneID: zone, recordName: name)
+                try store.uploaded(record, key: key, through: exporting[key] ?? .max)
+            }
+            for id in deleted {
+                let key = RecordKey(scope: scope, zoneID: id.zoneID, recordName: id.recordName)
+                try store.markExported(key, through: exporting[key] ?? .max)
+            }
+            for failure in failed {
+                let name = failure.record.recordName ?? ""
+                failures[name] = failure.error.code
+                let key = keyOfSend(name, scope: scope)
+                try await recover(key, from: failure.error, syncEngine: syncEngine)
+            }
+            for (id, error) in failedDeletes {
+                failures[id.recordName] = error.code
+                try await recover(RecordKey(scope: scope, zoneID: id.zoneID, recordName: id.recordName), from: error, syncEngine: syncEngine)
+            }
+            log(scope, "sentRecordZoneChanges", failures: failures)
+        case .sentDatabaseChanges: log(scope, "sentDatabaseChanges")
+        case .willFetchChanges: log(scope, "willFetchChanges")
+        case .willFetchRecordZoneChanges: log(scope, "willFetchRecordZoneChanges")
+        case .didFetchRecordZoneChanges: log(scope, "didFetchRecordZoneChanges")
+        case .didFetchChanges: log(scope, "didFetchChanges")
+        case .willSendChanges: log(scope, "willSendChanges")
+        case .didSendChanges: log(scope, "didSendChanges")
+        }
+    }
+
+    private func keyOfSend(_ name: String, scope: DatabaseScope) -> RecordKey {
+        exporting.keys.first { $0.recordName == name && $0.scope == scope } ?? privateKey(name)
+    }
+
+    /// What the device does with a change the server refused.
+    private func recover(_ key: RecordKey, from error: CloudError, syncEngine: SyncEngine) async throws {
+        switch error.code {
+        case .serverRecordChanged:
+            // Field-level merge: the server's record with this device's pending fields on top;
+            // the change stays pending and goes out again with the server's tag.
+            if let server = error.serverRecord { try store.importRecord(server, scope: key.scope) }
+        case .zoneNotFound where key.scope == .private:
+            await syncEngine.add([PendingDatabaseChange.saveZone(key.zoneID)])
+        case .unknownItem:
+            try store.importDeletion(key)
+        default:
+            // Refused for good (permission, invalid): back to what the server holds.
+            try await restoreServerVersion(key)
+        }
+    }
+
+    private func restoreServerVersion(_ key: RecordKey) async throws {
+        if try store.record(key)?.serverRecord != nil { return try store.revertToServer(key) }
+        try store.markExported(key, through: .max)
+        guard let container else { return }
+        let database = key.scope == .shared ? container.sharedCloudDatabase : container.privateCloudDatabase
+        if case .success(let record)? = try await database.records(named: [key.recordName], in: key.zoneID).first {
+            try store.importRecord(record, scope: key.scope)
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import StratusModel
+
+/// A simulated device: one account signed in on one device, with its own local store file, a
+/// container and two sync engines (private and shared). Push is simulated: the test, or the
+/// device itself, calls ``sync()`` when there may be changes — so N devices of M accounts run
+/// in one process against one real server.
+public actor SimulatedDevice {
+    /// An account as a device signs it in.
+    public struct Account: Sendable, Hashable {
+        public var name: String
+        public var credentials: CloudCredentials
+
+        public init(name: String, credentials: CloudCredentials) {
+            self.name = name
+            self.credentials = credentials
+        }
+    }
+
+    /// One thing the device's engines reported, kept for tests and logs.
+    public struct LoggedEvent: Sendable {
+        public var scope: DatabaseScope
+        public var name: String
+        /// Records the server refused in this event, with the CKError code.
+        public var failures: [String: CloudError.Code]
+    }
+
+    nonisolated public let name: String
+    nonisolated public let serverURL: String
+    nonisolated public let containerIdentifier: String
+    /// The private zone new records go to.
+    nonisolated public let zoneName: String
+    public private(set) var store: LocalStore
+    public private(set) var account: Account?
+    public private(set) var userRecordName: String?
+    public private(set) var events: [LoggedEvent] = []
+    /// Test hook for a crash: the fetch stops (throws) once this many record pages are saved.
+    public var crashAfterFetchedPages: Int?
+    /// Records per change page the engines ask for (`nil`: the server's page size).
+    public var resultsLimit: Int?
+
+    var container: CloudContainer?
+    var engines: [DatabaseScope: SyncEngine] = [:]
+    /// The last history entry each record's pending send covers.
+    var exporting: [RecordKey: Int64] = [:]
+    var fetchedPages = 0
+
+    public init(name: String, serverURL: String, container: String, storePath: String, zoneName: String = "Journal", naming: RecordNaming = .plain) throws {
+        self.name = name
+        self.serverURL = serverURL
+        self.containerIdentifier = container
+        self.zoneName = zoneName
+        self.store = try LocalStore(path: storePath, naming: naming)
+    }
+
+    public func setResultsLimit(_ limit: Int?) { resultsLimit = limit }
+    public func setCrashAfterFetchedPages(_ pages: Int?) { crashAfterFetchedPages = pages }
+
+    // MARK: - Accounts
+
+    /// Signs an account in. A store holding another account's data is purged first.
+    public func signIn(_ account: Account) async throws {
+        let container = CloudContainer(
+            identifier: containerIdentifier, serverURL: serverURL, credentials: account.credentials, deviceID: name
+        )
+        let user = try await container.userRecordName()
+        if let previous = try store.account(), previous != user { try store.purgeAll() }
+        try store.setAccount(user)
+        self.account = account
+        self.userRecordName = user
+        self.container = container
+        engines = [:]
+        for (scope, database) in [(DatabaseScope.private, container.privateCloudDatabase), (.shared, container.sharedCloudDatabase)] {
+            var configuration = SyncEngine.Configuration(database: database, container: container)
+            configuration.resultsLimit = resultsLimit
+            let saved = try store.meta("engine.\(scope.rawValue)").flatMap { try? JSONDecoder().decode(SyncEngineState.self, from: Data($0.utf8)) }
+            engines[scope] = SyncEngine(configuration: configuration, state: saved, delegate: self)
+        }
+    }
+
+    /// Signs out: the account's local data is purged and syncing stops.
+    public func signOut() throws {
+        try store.purgeAll()
+        account = nil
+        userRecordName = nil
+        container = nil
+        engines = [:]
+        exporting = [:]
+    }
+
+    // MARK: - App writes and reads
+
+    /// The key of a record of this device's private zone.
+    public func privateKey(_ recordName: String) -> RecordKey {
+        RecordKey(scope: .private, zoneID: ZoneID(zoneName: zoneName, ownerRecordName: userRecordName), recordName: recordName)
+    }
+
+    /// Saves fields of a record (the app's write; lands in history, exported on the next sync).
+    @discardableResult
+    public func save(_ key: RecordKey, type: String, fields: [String: Field], parent: String? = nil, author: TransactionAuthor = .app) throws -> RecordKey {
+        try store.save(LocalRecord(key: key, recordType: type, fields: fields, parentName: parent), author: author)
+        return key
+    }
+
+    public func delete(_ key: RecordKey) throws { try store.delete(key) }
+
+    public func records(in scope: DatabaseScope) throws -> [LocalRecord] { try store.records(in: scope) }
+
+    /// Switches mirroring at run time; changes made while off are exported when it is back on.
+    public func setMirroring(_ on: Bool) throws { try store.setMirroring(on) }
+
+    /// Moves the store file; nothing is lost.
+    public func moveStore(to path: String) throws { store = try store.move(to: path) }
+
+    // MARK: - Sync
+
+    /// Sends local changes (re-sending after merged conflicts), then fetches both databases.
+    public func sync() async throws {
+        guard try store.isMirroring, !engines.isEmpty else { return }
+        for scope in [DatabaseScope.private, .shared] {
+            guard let engine = engines[scope] else { continue }
+            for _ in 0..<4 {
+                let pending = try store.pendingExports(in: scope)
+                if pending.isEmpty { break }
+                for export in pending { exporting[export.key] = export.throughHistoryID }
+                await engine.add(pending.map { export in
+                    let id = SyncRecordID(zoneID: export.key.zoneID, recordName: export.key.recordName)
+                    return export.kind == .save ? .saveRecord(id) : .deleteRecord(id)
+                })
+                try await engine.sendChanges()
+            }
+            fetchedPages = 0
+            try await engine.fetchChanges()
+        }
+    }
+
+    func log(_ scope: DatabaseScope, _ name: String, failures: [String: CloudError.Code] = [:]) {
+        events.append(LoggedEvent(scope: scope, name: name, failures: failures))
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import GRDB
+import StratusModel
+
+/// The sync side of the store: what history still owes the server, turning local records into
+/// server records and back, and importing server changes with a field-level merge.
+extension LocalStore {
+    /// Local changes not yet on the server, one per record (the latest kind), oldest first.
+    /// Imported changes never appear here.
+    public func pendingExports(in scope: DatabaseScope) throws -> [PendingExport] {
+        try pool.read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT owner, zone, name, MAX(id) AS last FROM history
+                    WHERE exported = 0 AND author != ? AND scope = ?
+                    GROUP BY owner, zone, name ORDER BY last
+                    """,
+                arguments: [TransactionAuthor.syncImport.rawValue, scope.rawValue]
+            )
+            return try rows.map { row in
+                let key = RecordKey(scope: scope, zoneID: ZoneID(zoneName: row["zone"], ownerRecordName: row["owner"]), recordName: row["name"])
+                let last: Int64 = row["last"]
+                let kind = try String.fetchOne(db, sql: "SELECT kind FROM history WHERE id = ?", arguments: [last])
+                return PendingExport(key: key, kind: HistoryEntry.Kind(rawValue: kind ?? "save") ?? .save, throughHistoryID: last)
+            }
+        }
+    }
+
+    /// The fields of a record changed locally and not yet exported.
+    func pendingFields(_ key: RecordKey, in db: Database) throws -> (fields: Set<String>, deleted: Bool) {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT kind, changed_fields FROM history
+                WHERE exported = 0 AND author != ? AND scope = ? AND owner = ? AND zone = ? AND name = ? ORDER BY id
+                """,
+            arguments: [TransactionAuthor.syncImport.rawValue, key.scope.rawValue, key.owner, key.zoneName, key.recordName]
+        )
+        var fields = Set<String>()
+        var deleted = false
+        for row in rows {
+            let json: String = row["changed_fields"]
+            fields.formUnion((try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? [])
+            deleted = (row["kind"] as String) == HistoryEntry.Kind.delete.rawValue
+        }
+        return (fields, deleted)
+    }
+
+    /// The operation that uploads a record's local state: an update against the change tag it is
+    /// based on, or a create for a record the server has not seen.
+    public func uploadOperation(for key: RecordKey) throws -> RecordOperation? {
+        guard let local = try record(key) else { return nil }
+        var record = StratusModel.Record(
+            recordName: key.recordName, recordType: naming.serverName(local.recordType), recordChangeTag: local.changeTag,
+            fields: Dictionary(local.fields.map { (naming.serverName($0.key), $0.value) }, uniquingKeysWith: { _, new in new })
+        )
+        record.parent = local.parentName.map { RecordPointer(recordName: $0) }
+        return RecordOperation(local.changeTag == nil ? .create : .update, record)
+    }
+
+    /// Marks a record's history up to `historyID` as exported.
+    public func markExported(_ key: RecordKey, through historyID: Int64) throws {
+        try pool.write { db in try LocalStore.markExported(key, through: historyID, in: db) }
+    }
+
+    static func markExported(_ key: RecordKey, through historyID: Int64, in db: Database) throws {
+        try db.execute(
+            sql: "UPDATE history SET exported = 1 WHERE scope = ? AND owner = ? AND zone = ? AND name = ? AND id <= ?",
+            arguments: [key.scope.rawValue, key.owner, key.zoneName, key.recordName, historyID]
+        )
+    }
+
+    /// Records the server's answer to an upload: the new change tag and server version; local
+    /// values changed meanwhile stay, and stay pending.
+    public func uploaded(_ server: StratusModel.Record, key: RecordKey, through historyID: Int64) throws {
+        try pool.write { db in
+            if var local = try LocalStore.fetch(key, in: db) {
+                local.changeTag = server.recordChangeTag
+                local.serverRecord = server
+                try write(local, in: db)
+            }
+            try LocalStore.markExported(key, through: historyID, in: db)
+        }
+    }
+
+    /// Imports a server record with a field-level merge: fields changed locally and not yet
+    /// exported keep their local values; every other field takes the server's. A record deleted
+    /// locally and not yet exported stays deleted.
+    public func importRecord(_ server: StratusModel.Record, scope: DatabaseScope) throws {
+        guard let name = server.recordName, let zoneID = server.zoneID else { return }
+        let key = RecordKey(scope: scope, zoneID: zoneID, recordName: name)
+        if server.deleted == true { return try importDeletion(key) }
+        try pool.write { db in
+            let pending = try pendingFields(key, in: db)
+            if pending.deleted { return }
+            let existing = try LocalStore.fetch(key, in: db)
+            var fields: [String: Field] = [:]
+            for (fieldName, field) in server.fields ?? [:] { fields[naming.localName(fieldName)] = field }
+            for fieldName in pending.fields {
+                fields[fieldName] = existing?.fields[fieldName]
+            }
+            var record = LocalRecord(
+                key: key, recordType: naming.localName(server.recordType ?? existing?.recordType ?? ""), fields: fields,
+                parentName: server.parent?.recordName
+            )
+            record.changeTag = server.recordChangeTag
+            record.serverRecord = server
+            try write(record, in: db)
+            try appendHistory(key, .save, fields: fields.keys.sorted(), author: .syncImport, exported: true, in: db)
+        }
+    }
+
+    /// Imports a server deletion: the record goes, with any change to it still pending.
+    public func importDeletion(_ key: RecordKey) throws {
+        try pool.write { db in
+            guard try LocalStore.fetch(key, in: db) != nil else { return }
+            try LocalStore.remove(key, in: db)
+            try LocalStore.markExported(key, through: .max, in: db)
+            try appendHistory(key, .delete, fields: [], author: .syncImport, exported: true, in: db)
+        }
+    }
+
+    /// Puts a record back to its last server version (or removes it if the server never had it)
+    /// and drops its pending changes: what a device does when the server refuses them.
+    public func revertToServer(_ key: RecordKey) throws {
+        guard let server = try record(key)?.serverRecord else { return try importDeletion(key) }
+        try markExported(key, through: .max)
+        try importRecord(server, scope: key.scope)
+    }
+
+    /// Removes the records of a zone that have no pending local change: before a zone is fetched
+    /// again from scratch (expired token), so deletions missed meanwhile do not linger.
+    public func forgetUnchangedRecords(in zoneID: ZoneID, scope: DatabaseScope) throws {
+        try pool.write { db in
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT * FROM records WHERE scope = ? AND zone = ? AND owner = ?",
+                arguments: [scope.rawValue, zoneID.zoneName, zoneID.ownerRecordName ?? ZoneID.currentUserOwnerName]
+            )
+            for record in rows.map(LocalStore.record(from:)) where try pendingFields(record.key, in: db).fields.isEmpty {
+                try LocalStore.remove(record.key, in: db)
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import StratusModel
+
+/// An error from the server in CloudKit's terms: `code` mirrors `CKError.Code`.
+///
+/// `serverRecordChanged` carries the server's record (and, when the client knows them, its own
+/// record and the ancestor it started from); `partialFailure` carries per-item errors;
+/// `requestRateLimited`, `zoneBusy` and `serviceUnavailable` carry `retryAfter` when the server
+/// gave one.
+public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// `CKError.Code`, with Apple's raw values.
+    public enum Code: Int, Sendable, Hashable {
+        case internalError = 1
+        case partialFailure = 2
+        case networkFailure = 4
+        case serviceUnavailable = 6
+        case requestRateLimited = 7
+        case notAuthenticated = 9
+        case permissionFailure = 10
+        case unknownItem = 11
+        case invalidArguments = 12
+        case serverRecordChanged = 14
+        case serverRejectedRequest = 15
+        case changeTokenExpired = 21
+        case batchRequestFailed = 22
+        case zoneBusy = 23
+        case quotaExceeded = 25
+        case zoneNotFound = 26
+        case limitExceeded = 27
+        case userDeletedZone = 28
+        case tooManyParticipants = 29
+        case alreadyShared = 30
+        case referenceViolation = 31
+    }
+
+    public var code: Code
+    public var reason: String
+    /// Seconds to wait before retrying, when the server said.
+    public var retryAfter: Double?
+    /// The server's web code (`CONFLICT`, `ACCESS_DENIED`, …), when the server answered.
+    public var serverErrorCode: ServerErrorCode?
+    public var serverRecord: Record?
+    public var clientRecord: Record?
+    public var ancestorRecord: Record?
+    /// Per-item errors of a `partialFailure`, by record name.
+    public var partialErrors: [String: CloudError]
+
+    public init(
+        _ code: Code, _ reason: String, retryAfter: Double? = nil, serverErrorCode: ServerErrorCode? = nil,
+        serverRecord: Record? = nil, partialErrors: [String: CloudError] = [:]
+    ) {
+        self.code = code
+        self.reason = reason
+        self.retryAfter = retryAfter
+        self.serverErrorCode = serverErrorCode
+        self.serverRecord = serverRecord
+        self.partialErrors = partialErrors
+    }
+
+    public var description: String { "CloudError.\(code): \(reason)" }
+
+    /// Whether retrying the same request later may succeed (what CKSyncEngine retries itself).
+    public var isTransient: Bool {
+        switch code {
+        case .networkFailure, .serviceUnavailable, .requestRateLimited, .zoneBusy: true
+        default: false
+        }
+    }
+
+    /// The CKError a CKWS error code stands for (`ckErrorCode` decides where the web code is ambiguous).
+    public init(serverErrorCode code: ServerErrorCode, reason: String, retryAfter: Int?, ckErrorCode: Int?, serverRecord: Record?) {
+        let mapped: Code =
+            if let native = ckErrorCode.flatMap(Code.init(rawValue:)) {
+                native
+            } else {
+                switch code {
+                case .conflict, .exists: .serverRecordChanged
+                case .accessDenied: .permissionFailure
+                case .notFound: .unknownItem
+                case .zoneNotFound: .zoneNotFound
+                case .atomicError: .batchRequestFailed
+                case .throttled: .requestRateLimited
+                case .tryAgainLater: .serviceUnavailable
+                case .authenticationFailed, .authenticationRequired: .notAuthenticated
+                case .quotaExceeded: .quotaExceeded
+                case .validatingReferenceError: .referenceViolation
+                case .badRequest: .invalidArguments
+                default: .internalError
+                }
+            }
+        self.init(mapped, reason, retryAfter: retryAfter.map(Double.init), serverErrorCode: code, serverRecord: serverRecord)
+    }
+
+    /// A per-item record error.
+    public init(_ error: RecordError) {
+        self.init(
+            serverErrorCode: error.serverErrorCode, reason: error.reason, retryAfter: error.retryAfter,
+            ckErrorCode: nil, serverRecord: error.serverRecord
+        )
+    }
+}

@@ -1,0 +1,71 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOFoundationCompat
+import StratusModel
+
+/// The credentials a client sends: the container environment's API token and, for a signed-in
+/// user, a web auth token.
+public struct CloudCredentials: Sendable, Hashable {
+    public var apiToken: String
+    public var webAuthToken: String?
+
+    public init(apiToken: String, webAuthToken: String?) {
+        self.apiToken = apiToken
+        self.webAuthToken = webAuthToken
+    }
+}
+
+/// POSTs CKWS requests as JSON and turns non-200 answers into ``CloudError``.
+struct CloudTransport: Sendable {
+    let baseURL: String
+    let credentials: CloudCredentials
+    let deviceID: String?
+    let client: HTTPClient
+    let timeout: TimeAmount = .seconds(60)
+
+    func post<Body: Encodable, Response: Decodable>(_ path: String, _ body: Body, as: Response.Type) async throws(CloudError) -> Response {
+        try await send(.POST, path, body, as: Response.self)
+    }
+
+    func get<Response: Decodable>(_ path: String, as: Response.Type) async throws(CloudError) -> Response {
+        try await send(.GET, path, Optional<EmptyRequest>.none, as: Response.self)
+    }
+
+    private func send<Body: Encodable, Response: Decodable>(
+        _ method: HTTPMethod, _ path: String, _ body: Body?, as: Response.Type
+    ) async throws(CloudError) -> Response {
+        var query = "ckAPIToken=\(credentials.apiToken)"
+        if let token = credentials.webAuthToken { query += "&ckWebAuthToken=\(token)" }
+        var request = HTTPClientRequest(url: "\(baseURL)/\(path)?\(query)")
+        request.method = method
+        request.headers.add(name: "Content-Type", value: "application/json")
+        if let deviceID { request.headers.add(name: "X-Stratus-Device-ID", value: deviceID) }
+        let bytes: ByteBuffer
+        let status: UInt
+        do {
+            if let body { request.body = .bytes(ByteBuffer(data: try JSONEncoder().encode(body))) }
+            let response = try await client.execute(request, timeout: timeout)
+            status = response.status.code
+            bytes = try await response.body.collect(upTo: 64 << 20)
+        } catch {
+            throw CloudError(.networkFailure, "\(path): \(error)")
+        }
+        let data = Data(buffer: bytes)
+        guard status == 200 else {
+            guard let body = try? JSONDecoder().decode(ErrorBody.self, from: data) else {
+                throw CloudError(.serverRejectedRequest, "\(path): HTTP \(status)")
+            }
+            throw CloudError(
+                serverErrorCode: body.serverErrorCode, reason: body.reason, retryAfter: body.retryAfter,
+                ckErrorCode: body.ckErrorCode, serverRecord: nil
+            )
+        }
+        do {
+            return try JSONDecoder().decode(Response.self, from: data)
+        } catch {
+            throw CloudError(.serverRejectedRequest, "\(path): cannot decode the answer: \(error)")
+        }
+    }
+}

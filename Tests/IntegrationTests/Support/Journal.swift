@@ -1,0 +1,132 @@
+import AsyncHTTPClient
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import StratusCore
+import StratusKit
+import StratusModel
+import StratusServer
+import StratusStore
+import Testing
+
+/// The travel journal against a real Stratus server: a real socket, its own temp data
+/// directory, seeded like `stratus serve --dev` (alice, bob, carol). Devices keep their store
+/// files in the same directory.
+struct Journal {
+    let serverURL: String
+    let credentials: DevCredentials
+    let directory: URL
+
+    static let container = DevSeeder.container
+
+    static func run(_ body: @Sendable (Journal) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-journal-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SQLiteStore(path: directory.appendingPathComponent("server.sqlite").path)
+        try await store.migrate()
+        let services = StratusServices(store: store, configuration: CoreConfiguration(limits: .strict))
+        let credentials = try await DevSeeder(identity: services.identity).seed(previous: nil, serverURL: "http://127.0.0.1")
+        var logger = Logger(label: "stratus-journal")
+        logger.logLevel = .warning
+        let app = Application(router: buildRouter(services), configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            try await body(Journal(serverURL: "http://127.0.0.1:\(port)", credentials: credentials, directory: directory))
+        }
+    }
+
+    func account(_ name: String) -> SimulatedDevice.Account {
+        let seeded = credentials.account(name)
+        return SimulatedDevice.Account(
+            name: name, credentials: CloudCredentials(apiToken: credentials.apiToken, webAuthToken: seeded?.webAuthToken)
+        )
+    }
+
+    func userRecordName(_ name: String) -> String { credentials.account(name)?.userRecordName ?? "" }
+
+    /// A device with its own store file, signed in as `account`.
+    func device(_ name: String, signedInAs account: String, resultsLimit: Int? = nil) async throws -> SimulatedDevice {
+        let device = try SimulatedDevice(
+            name: name, serverURL: serverURL, container: Journal.container, storePath: storePath(name)
+        )
+        await device.setResultsLimit(resultsLimit)
+        try await device.signIn(self.account(account))
+        return device
+    }
+
+    func storePath(_ device: String) -> String { directory.appendingPathComponent("\(device).sqlite").path }
+
+    func container(as account: String) -> CloudContainer {
+        CloudContainer(identifier: Journal.container, serverURL: serverURL, credentials: self.account(account).credentials)
+    }
+
+    /// A destination's fields, as the seeds' travel journal has them.
+    static func destination(_ caption: String, details: String = "", createdAt: Int64 = 1_767_225_600_000) -> [String: Field] {
+        [
+            "caption": .string(caption), "details": .string(details),
+            "image": .bytes(Data(caption.utf8)), "createdAt": .timestamp(milliseconds: createdAt),
+        ]
+    }
+
+    /// Asks the server for an admin compaction of a zone (its older tokens expire).
+    func compact(zone: String, owner: String) async throws {
+        var request = HTTPClientRequest(url: "\(serverURL)/stratus/v1/admin/zones/compact")
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(credentials.adminToken)")
+        let body = CompactZoneRequest(container: Journal.container, environment: .development, ownerRecordName: userRecordName(owner), zoneName: zone)
+        request.body = .bytes(ByteBuffer(data: try JSONEncoder().encode(body)))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        #expect(response.status.code == 200)
+    }
+
+    // MARK: - What the server says a device may see
+
+    typealias Snapshot = [String: [String: FieldValue]]
+
+    /// Every live record `account` may see in a scope, keyed `owner/zone/name`, read afresh from the server.
+    func serverSnapshot(as account: String, scope: DatabaseScope) async throws -> Snapshot {
+        let container = container(as: account)
+        let database = scope == .shared ? container.sharedCloudDatabase : container.privateCloudDatabase
+        var snapshot: Snapshot = [:]
+        for zone in try await database.allZones() {
+            var token: String?
+            while true {
+                let page = try await database.zoneChanges(zone.zoneID, since: token)
+                for record in page.records where record.deleted != true {
+                    let key = "\(zone.zoneID.ownerRecordName ?? "")/\(zone.zoneID.zoneName)/\(record.recordName ?? "")"
+                    snapshot[key] = (record.fields ?? [:]).mapValues(\.value)
+                }
+                token = page.syncToken
+                if !page.moreComing { break }
+            }
+        }
+        return snapshot
+    }
+
+    /// What a device's store holds in a scope, keyed like ``serverSnapshot(as:scope:)``.
+    static func localSnapshot(_ device: SimulatedDevice, scope: DatabaseScope) async throws -> Snapshot {
+        var snapshot: Snapshot = [:]
+        for record in try await device.records(in: scope) {
+            snapshot["\(record.key.owner)/\(record.key.zoneName)/\(record.key.recordName)"] = record.fields.mapValues(\.value)
+        }
+        return snapshot
+    }
+
+    /// Syncs each device, then checks that its store equals what the server lets its account see.
+    func assertConsistent(_ devices: [(SimulatedDevice, String)], sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        for (device, account) in devices {
+            try await device.sync()
+            for scope in [DatabaseScope.private, .shared] {
+                let local = try await Journal.localSnapshot(device, scope: scope)
+                let server = try await serverSnapshot(as: account, scope: scope)
+                let differing = Set(local.keys).union(server.keys).filter { local[$0] != server[$0] }.sorted()
+                #expect(
+                    differing.isEmpty, "\(device.name) (\(account)) \(scope.rawValue) differs from the server at \(differing.prefix(5))",
+                    sourceLocation: sourceLocation
+                )
+            }
+        }
+    }
+}
