@@ -1,0 +1,107 @@
+import Foundation
+import StratusKit
+import StratusModel
+import Testing
+
+/// The travel journal shared between accounts: alice shares, bob accepts and edits, loses write
+/// permission, loses the share; bob signs out and carol signs in on his phone.
+@Suite("Journal: sharing between accounts")
+struct JournalSharingTests {
+    @Test("3–5. share, accept, edit; read-only; stop sharing")
+    func shareEditRestrictStop() async throws {
+        try await Journal.run { journal in
+            let alice = try await journal.device("alice-iphone", signedInAs: "alice")
+            let bob = try await journal.device("bob-iphone", signedInAs: "bob")
+            let carol = try await journal.device("carol-iphone", signedInAs: "carol")
+            let devices = [(alice, "alice"), (bob, "bob"), (carol, "carol")]
+            let lisbon = await alice.privateKey("lisbon")
+            try await alice.save(lisbon, type: "Destination", fields: Journal.destination("Lisbon", details: "Trams"))
+            try await alice.save(await alice.privateKey("porto"), type: "Destination", fields: Journal.destination("Porto"))
+
+            // 3. alice shares Lisbon with bob, READ_WRITE; bob accepts from the URL.
+            let share = try await alice.share(lisbon, with: [.invite(email: "bob@example.com", permission: .readWrite)])
+            let url = try #require(share.url)
+            try await bob.acceptShareInvitations(from: [url])
+            let shared = RecordKey(scope: .shared, zoneID: lisbon.zoneID, recordName: "lisbon")
+            #expect(try await bob.records(in: .shared).filter { $0.recordType == "Destination" }.map(\.key) == [shared])
+            #expect(try await alice.isShared(lisbon))
+            #expect(try await bob.isShared(shared))
+            #expect(try await alice.isOwner(lisbon))
+            #expect(try await !bob.isOwner(shared))
+            #expect(try await bob.canUpdateRecord(shared))
+            #expect(try await !bob.canDeleteRecord(shared))
+            #expect(try await alice.fetchShares(matching: [lisbon])[lisbon]?.recordName == share.recordName)
+
+            try await bob.save(shared, type: "Destination", fields: ["details": .string("Trams, by bob")])
+            try await bob.sync()
+            try await alice.sync()
+            #expect(try await alice.store.record(lisbon)?.fields["details"]?.value == .string("Trams, by bob"))
+            try await journal.assertConsistent(devices)
+
+            // 4. alice makes bob read-only: his forced edit is refused, reported, and undone.
+            try await alice.setParticipants([.invite(email: "bob@example.com", permission: .readOnly)], ofShareCovering: lisbon)
+            try await bob.sync()
+            #expect(try await !bob.canUpdateRecord(shared))
+            try await bob.save(shared, type: "Destination", fields: ["details": .string("bob insists")])
+            try await bob.sync()
+            let refusals = await bob.events.filter { $0.failures["lisbon"] == .permissionFailure }
+            #expect(refusals.count == 1)
+            #expect(try await bob.store.record(shared)?.fields["details"]?.value == .string("Trams, by bob"))
+            #expect(try await bob.store.pendingExports(in: .shared).isEmpty)
+            try await journal.assertConsistent(devices)
+
+            // 5. alice stops sharing: bob's shared mirror no longer holds Lisbon.
+            try await alice.stopSharing(lisbon)
+            try await bob.sync()
+            #expect(try await bob.records(in: .shared).isEmpty)
+            #expect(try await alice.store.record(lisbon) != nil)
+            #expect(try await !alice.isShared(lisbon))
+            try await journal.assertConsistent(devices)
+        }
+    }
+
+    @Test("6. bob signs out: his local data is purged; carol signs in on that device: an empty store")
+    func signOutAndSwitch() async throws {
+        try await Journal.run { journal in
+            let alice = try await journal.device("alice-iphone", signedInAs: "alice")
+            let bob = try await journal.device("bob-iphone", signedInAs: "bob")
+            let lisbon = await alice.privateKey("lisbon")
+            try await alice.save(lisbon, type: "Destination", fields: Journal.destination("Lisbon"))
+            let share = try await alice.share(lisbon, with: [.invite(email: "bob@example.com", permission: .readWrite)])
+            try await bob.acceptShareInvitations(from: [try #require(share.url)])
+            try await bob.save(await bob.privateKey("bobs-own"), type: "Destination", fields: Journal.destination("Berlin"))
+            try await bob.sync()
+            #expect(try await !bob.records(in: .shared).isEmpty)
+            #expect(try await bob.records(in: .private).count == 1)
+
+            try await bob.signOut()
+            #expect(try await bob.records(in: .shared).isEmpty)
+            #expect(try await bob.records(in: .private).isEmpty)
+            #expect(try await bob.store.history().isEmpty)
+
+            try await bob.signIn(journal.account("carol"))
+            try await bob.sync()
+            #expect(try await bob.records(in: .shared).isEmpty)
+            #expect(try await bob.records(in: .private).isEmpty)
+            #expect(try await bob.store.account() == journal.userRecordName("carol"))
+            try await journal.assertConsistent([(alice, "alice"), (bob, "carol")])
+        }
+    }
+
+    @Test("the store file moves to a new path without losing records, history or pending changes")
+    func storeMoves() async throws {
+        try await Journal.run { journal in
+            let iphone = try await journal.device("alice-iphone", signedInAs: "alice")
+            try await iphone.setMirroring(false)
+            try await iphone.save(await iphone.privateKey("lisbon"), type: "Destination", fields: Journal.destination("Lisbon"))
+            let before = try await iphone.store.history().count
+            try await iphone.moveStore(to: journal.storePath("alice-iphone-moved"))
+            #expect(try await iphone.store.history().count == before)
+            #expect(try await iphone.store.pendingExports(in: .private).count == 1)
+            try await iphone.setMirroring(true)
+            try await iphone.sync()
+            #expect(try await journal.serverSnapshot(as: "alice", scope: .private).count == 1)
+            try await journal.assertConsistent([(iphone, "alice")])
+        }
+    }
+}
