@@ -128,6 +128,7 @@ let package = Package(
             ],
             swiftSettings: testSwiftSettings
         ),
+        .testTarget(name: "StratusKitTests", dependencies: ["StratusKit", "StratusModel"], swiftSettings: testSwiftSettings),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"], swiftSettings: testSwiftSettings),
         .testTarget(
             name: "StratusStoreTests",

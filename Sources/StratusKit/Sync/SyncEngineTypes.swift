@@ -45,14 +45,15 @@ public struct SyncEngineState: Sendable, Hashable, Codable {
     static func key(_ zoneID: ZoneID) -> String { "\(zoneID.ownerRecordName ?? "")/\(zoneID.zoneName)" }
 
     /// Adds changes; a record's later change replaces its earlier one (and moves to the end).
-    mutating func add(_ changes: [PendingRecordZoneChange]) {
+    public mutating func add(_ changes: [PendingRecordZoneChange]) {
         for change in changes {
             pendingRecordZoneChanges.removeAll { $0.recordID == change.recordID }
             pendingRecordZoneChanges.append(change)
         }
     }
 
-    mutating func add(_ changes: [PendingDatabaseChange]) {
+    /// Adds zone changes; a save and a delete of the same zone leave only the later one.
+    public mutating func add(_ changes: [PendingDatabaseChange]) {
         for change in changes where !pendingDatabaseChanges.contains(change) {
             pendingDatabaseChanges.removeAll { existing in
                 switch (existing, change) {

@@ -1,0 +1,106 @@
+import Foundation
+import StratusKit
+import StratusModel
+import Testing
+
+/// The client module's pieces without a server: engine state, error mapping, the local store's
+/// merge, history and naming.
+@Suite("StratusKit without a server")
+struct StratusKitTests {
+    static func temporaryStore(naming: RecordNaming = .plain) throws -> LocalStore {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("stratuskit-\(UUID().uuidString).sqlite").path
+        return try LocalStore(path: path, naming: naming)
+    }
+
+    static let zone = ZoneID(zoneName: "Journal", ownerRecordName: "_alice")
+
+    @Test("engine state: a record's later pending change replaces its earlier one; the state round-trips as JSON")
+    func pendingChangesDeduplicate() throws {
+        let a = SyncRecordID(zoneID: StratusKitTests.zone, recordName: "a")
+        let b = SyncRecordID(zoneID: StratusKitTests.zone, recordName: "b")
+        var state = SyncEngineState()
+        state.add([PendingRecordZoneChange.saveRecord(a), .saveRecord(b), .deleteRecord(a)])
+        #expect(state.pendingRecordZoneChanges == [.saveRecord(b), .deleteRecord(a)])
+        state.add([PendingDatabaseChange.saveZone(StratusKitTests.zone), .deleteZone(StratusKitTests.zone)])
+        #expect(state.pendingDatabaseChanges == [.deleteZone(StratusKitTests.zone)])
+        state.zoneTokens["_alice/Journal"] = "token"
+        state.lastUserRecordName = "_alice"
+        let decoded = try JSONDecoder().decode(SyncEngineState.self, from: JSONEncoder().encode(state))
+        #expect(decoded == state)
+    }
+
+    @Test("CKWS error codes become CKError codes", arguments: [
+        (ServerErrorCode.conflict, nil, CloudError.Code.serverRecordChanged, false),
+        (.accessDenied, nil, .permissionFailure, false),
+        (.zoneNotFound, nil, .zoneNotFound, false),
+        (.throttled, nil, .requestRateLimited, true),
+        (.tryAgainLater, nil, .serviceUnavailable, true),
+        (.badRequest, 21, .changeTokenExpired, false),
+        (.badRequest, nil, .invalidArguments, false),
+        (.atomicError, nil, .batchRequestFailed, false),
+    ] as [(ServerErrorCode, Int?, CloudError.Code, Bool)])
+    func errorMapping(code: ServerErrorCode, ckErrorCode: Int?, expected: CloudError.Code, transient: Bool) {
+        let error = CloudError(serverErrorCode: code, reason: "r", retryAfter: 3, ckErrorCode: ckErrorCode, serverRecord: nil)
+        #expect(error.code == expected)
+        #expect(error.isTransient == transient)
+        #expect(error.retryAfter == 3)
+    }
+
+    @Test("an import keeps fields changed locally and not yet exported; the rest take the server's values")
+    func fieldLevelMerge() throws {
+        let store = try StratusKitTests.temporaryStore()
+        let key = RecordKey(scope: .private, zoneID: StratusKitTests.zone, recordName: "lisbon")
+        try store.save(LocalRecord(key: key, recordType: "Destination", fields: ["caption": .string("Lisboa")]))
+        var server = Record(recordName: "lisbon", recordType: "Destination", recordChangeTag: "7", fields: [
+            "caption": .string("Lisbon"), "details": .string("Trams"),
+        ])
+        server.zoneID = StratusKitTests.zone
+        try store.importRecord(server, scope: .private)
+        let merged = try #require(try store.record(key))
+        #expect(merged.fields["caption"]?.value == .string("Lisboa"))
+        #expect(merged.fields["details"]?.value == .string("Trams"))
+        #expect(merged.changeTag == "7")
+        #expect(try store.pendingExports(in: .private).map(\.key) == [key])
+        #expect(try store.uploadOperation(for: key)?.operationType == .update)
+
+        // Once exported, the next import takes every field from the server.
+        try store.markExported(key, through: .max)
+        server.fields?["caption"] = .string("Lisbon, Portugal")
+        try store.importRecord(server, scope: .private)
+        #expect(try store.record(key)?.fields["caption"]?.value == .string("Lisbon, Portugal"))
+        #expect(try store.pendingExports(in: .private).isEmpty)
+    }
+
+    @Test("history records each change with its author; imports and widget writes are told apart")
+    func historyAuthors() throws {
+        let store = try StratusKitTests.temporaryStore()
+        let key = RecordKey(scope: .private, zoneID: StratusKitTests.zone, recordName: "a")
+        try store.save(LocalRecord(key: key, recordType: "Destination", fields: ["caption": .string("A")]))
+        try store.save(LocalRecord(key: key, recordType: "Destination", fields: ["details": .string("from the widget")]), author: .widget)
+        try store.delete(key)
+        let history = try store.history()
+        #expect(history.map(\.author) == [.app, .widget, .app])
+        #expect(history.map(\.kind) == [.save, .save, .delete])
+        #expect(history[1].changedFields == ["details"])
+        #expect(try store.pendingExports(in: .private).map(\.kind) == [.delete])
+    }
+
+    @Test("Core Data naming: CD_ before record types and fields on the server, plain names locally")
+    func coreDataNaming() throws {
+        let store = try StratusKitTests.temporaryStore(naming: .coreData)
+        let key = RecordKey(scope: .private, zoneID: StratusKitTests.zone, recordName: "a")
+        try store.save(LocalRecord(key: key, recordType: "Destination", fields: ["caption": .string("A")]))
+        let upload = try #require(try store.uploadOperation(for: key))
+        #expect(upload.operationType == .create)
+        #expect(upload.record.recordType == "CD_Destination")
+        #expect(upload.record.fields?.keys.sorted() == ["CD_caption"])
+        var server = upload.record
+        server.zoneID = StratusKitTests.zone
+        server.recordChangeTag = "1"
+        try store.markExported(key, through: .max)
+        try store.importRecord(server, scope: .private)
+        let local = try #require(try store.record(key))
+        #expect(local.recordType == "Destination")
+        #expect(local.fields.keys.sorted() == ["caption"])
+    }
+}
