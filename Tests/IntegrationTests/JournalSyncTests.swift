@@ -23,6 +23,13 @@ struct JournalSyncTests {
             try await ipad.sync()
             let captions = try await ipad.records(in: .private).compactMap { $0.fields["caption"]?.value }
             #expect(Set(captions) == [.string("Lisbon"), .string("Porto"), .string("Faro")])
+            // The engine's events come in CKSyncEngine's order.
+            let order = await ipad.events.filter { $0.scope == .private }.map(\.name)
+            #expect(Array(order.prefix(6)) == [
+                "willFetchChanges", "accountChange", "fetchedDatabaseChanges",
+                "willFetchRecordZoneChanges", "fetchedRecordZoneChanges", "didFetchRecordZoneChanges",
+            ])
+            #expect(order.last == "didFetchChanges")
             try await journal.assertConsistent([(iphone, "alice"), (ipad, "alice")])
         }
     }
