@@ -48,6 +48,14 @@ struct JournalSharingTests {
             #expect(refusals.count == 1)
             #expect(try await bob.store.record(shared)?.fields["details"]?.value == .string("Trams, by bob"))
             #expect(try await bob.store.pendingExports(in: .shared).isEmpty)
+            // The remote API reports the same refusal as CKModifyRecordsOperation would.
+            let direct = Record(recordName: "lisbon", recordType: "Destination", fields: ["details": .string("direct")])
+            let database = journal.container(as: "bob").sharedCloudDatabase
+            let refusal = await #expect(throws: CloudError.self) {
+                try await database.modifyRecords([RecordOperation(.forceUpdate, direct)], in: lisbon.zoneID)
+            }
+            #expect(refusal?.code == .partialFailure)
+            #expect(refusal?.partialErrors["lisbon"]?.code == .permissionFailure)
             try await journal.assertConsistent(devices)
 
             // 5. alice stops sharing: bob's shared mirror no longer holds Lisbon.

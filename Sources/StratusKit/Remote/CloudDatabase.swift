@@ -16,6 +16,24 @@ public struct CloudDatabase: Sendable {
         return try await transport.post(path("records/modify"), request, as: RecordsResponse.self).records.map(CloudDatabase.result)
     }
 
+    /// records/modify as CKModifyRecordsOperation reports it: the saved records, or a
+    /// `partialFailure` whose `partialErrors` hold each failed record's error by name.
+    public func modifyRecords(_ operations: [RecordOperation], in zoneID: ZoneID, atomic: Bool? = nil) async throws(CloudError) -> [Record] {
+        let results = try await modify(operations, in: zoneID, atomic: atomic)
+        var saved: [Record] = []
+        var failures: [String: CloudError] = [:]
+        for (operation, result) in zip(operations, results) {
+            switch result {
+            case .success(let record): saved.append(record)
+            case .failure(let error): failures[operation.record.recordName ?? ""] = error
+            }
+        }
+        guard failures.isEmpty else {
+            throw CloudError(.partialFailure, "\(failures.count) of \(operations.count) records failed", partialErrors: failures)
+        }
+        return saved
+    }
+
     /// records/lookup.
     public func records(named names: [String], in zoneID: ZoneID, desiredKeys: [String]? = nil) async throws(CloudError) -> [Result<Record, CloudError>] {
         let request = LookupRecordsRequest(records: names.map { .init(recordName: $0) }, zoneID: zoneID, desiredKeys: desiredKeys)
