@@ -96,6 +96,35 @@ struct JournalSharingTests {
         }
     }
 
+    @Test("purgeObjectsAndRecordsInZone: bob leaves a shared zone; alice deletes her own zone everywhere")
+    func purgeZones() async throws {
+        try await Journal.run { journal in
+            let alice = try await journal.device("alice-iphone", signedInAs: "alice")
+            let ipad = try await journal.device("alice-ipad", signedInAs: "alice")
+            let bob = try await journal.device("bob-iphone", signedInAs: "bob")
+            let lisbon = await alice.privateKey("lisbon")
+            try await alice.save(lisbon, type: "Destination", fields: Journal.destination("Lisbon"))
+            let share = try await alice.share(lisbon, with: [.invite(email: "bob@example.com", permission: .readWrite)])
+            try await bob.acceptShareInvitations(from: [try #require(share.url)])
+            #expect(try await !bob.records(in: .shared).isEmpty)
+
+            try await bob.purgeObjectsAndRecordsInZone(lisbon.zoneID, scope: .shared)
+            try await bob.sync()
+            #expect(try await bob.records(in: .shared).isEmpty)
+            try await alice.sync()
+            let participants = try await alice.fetchShares(matching: [lisbon])[lisbon]?.participants ?? []
+            #expect(participants.last?.acceptanceStatus == .removed)
+            #expect(try await alice.store.record(lisbon) != nil)
+
+            try await ipad.sync()
+            #expect(try await ipad.records(in: .private).count == 2)
+            try await alice.purgeObjectsAndRecordsInZone(lisbon.zoneID, scope: .private)
+            try await ipad.sync()
+            #expect(try await ipad.records(in: .private).isEmpty)
+            try await journal.assertConsistent([(alice, "alice"), (ipad, "alice"), (bob, "bob")])
+        }
+    }
+
     @Test("the store file moves to a new path without losing records, history or pending changes")
     func storeMoves() async throws {
         try await Journal.run { journal in
