@@ -101,25 +101,17 @@ public struct ChangeService: Sendable {
             after = token.sequence
         }
         do {
-            var key: ZoneKey
-            var emittedID: ZoneID
-            var names: Set<String>?
-            if database.scope == .shared {
-                guard let view = try await SharedZoneView.resolve(zoneID, in: database, store: store) else {
-                    throw CoreError(.zoneNotFound, "Zone not found")
-                }
-                // Access granted again after a removal: what the participant holds may be stale.
-                if syncToken != nil, after < view.accessSeq { throw CoreError.changeTokenExpired }
-                (key, emittedID, names) = (view.key, view.zoneID, view.visibleNames)
-            } else {
-                guard let own = access.zoneKey(zoneID, in: database) else { throw CoreError(.zoneNotFound, "Zone not found") }
-                (key, emittedID) = (own, access.zoneID(named: own.name, in: database))
+            guard let target = try await ZoneTarget.resolve(zoneID, in: database, access: access, store: store) else {
+                throw CoreError(.zoneNotFound, "Zone not found")
             }
+            // Access granted again after a removal: what the participant holds may be stale.
+            if syncToken != nil, let view = target.view, after < view.accessSeq { throw CoreError.changeTokenExpired }
+            let key = target.zone
             if key.name == ZoneID.defaultZoneName { try await defaultZones.ensure(in: database) }
             let page = try await store.changes(
-                in: key, generation: generation, after: after, recordTypes: recordTypes, names: names, limit: limit
+                in: key, generation: generation, after: after, recordTypes: recordTypes, names: target.visibleNames, limit: limit
             )
-            var mapper = RecordMapper(zoneID: emittedID)
+            var mapper = RecordMapper(zoneID: target.zoneID)
             mapper.shares = try await ShareRenderer.load(
                 for: page.records, in: key, caller: database.owner, store: store, urlPrefix: configuration.shareURLPrefix
             )

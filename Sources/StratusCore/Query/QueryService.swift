@@ -20,18 +20,10 @@ public struct QueryService: Sendable {
     ///   `ZONE_NOT_FOUND`.
     public func query(_ request: QueryRecordsRequest, scope: RequestScope) async throws(CoreError) -> QueryRecordsResponse {
         let database = try access.database(for: scope)
-        var zone: ZoneKey
-        var emittedID: ZoneID
-        var names: Set<String>?
-        if database.scope == .shared {
-            let view: SharedZoneView?
-            do { view = try await SharedZoneView.resolve(request.zoneID, in: database, store: store) } catch { throw CoreError(error) }
-            guard let view else { throw CoreError(.zoneNotFound, "Zone not found") }
-            (zone, emittedID, names) = (view.key, view.zoneID, view.visibleNames)
-        } else {
-            guard let own = access.zoneKey(request.zoneID, in: database) else { throw CoreError(.zoneNotFound, "Zone not found") }
-            (zone, emittedID) = (own, access.zoneID(named: own.name, in: database))
-        }
+        let resolved: ZoneTarget?
+        do { resolved = try await ZoneTarget.resolve(request.zoneID, in: database, access: access, store: store) } catch { throw CoreError(error) }
+        guard let target = resolved else { throw CoreError(.zoneNotFound, "Zone not found") }
+        let zone = target.zone
         let query = request.query
         guard NameRules.isValidIdentifier(query.recordType) else {
             throw CoreError.badRequest("invalid recordType '\(query.recordType)'")
@@ -49,7 +41,7 @@ public struct QueryService: Sendable {
             zone: zone, recordType: query.recordType,
             predicates: try (query.filterBy ?? []).map(QueryTranslation.predicate(for:)),
             sortKeys: try (query.sortBy ?? []).map(QueryTranslation.sortKey(for:)),
-            limit: limit, after: after, names: names
+            limit: limit, after: after, names: target.visibleNames
         )
         do {
             if database.environment == .production {
@@ -62,7 +54,7 @@ public struct QueryService: Sendable {
             }
             if zone.name == ZoneID.defaultZoneName { try await defaultZones.ensure(in: database) }
             let page = try await store.query(storageQuery)
-            var mapper = RecordMapper(zoneID: emittedID)
+            var mapper = RecordMapper(zoneID: target.zoneID)
             mapper.shares = try await ShareRenderer.load(
                 for: page.records, in: zone, caller: scope.caller.userRecordName, store: store, urlPrefix: configuration.shareURLPrefix
             )

@@ -28,7 +28,7 @@ public struct RecordService: Sendable {
             throw CoreError.badRequest("more than one operation for record '\(duplicate)'")
         }
         do {
-            guard let target = try await target(request.zoneID, in: database), NameRules.isValidRecordName(target.zone.name) else {
+            guard let target = try await ZoneTarget.resolve(request.zoneID, in: database, access: access, store: store), NameRules.isValidRecordName(target.zone.name) else {
                 return RecordsResponse(records: names.map { RecordErrors.zoneNotFound($0) })
             }
             let isDefaultZone = target.zone.name == ZoneID.defaultZoneName
@@ -146,12 +146,12 @@ public struct RecordService: Sendable {
         try configuration.checkCount(request.records.count, of: "records")
         let names = request.records.map(\.recordName)
         do {
-            guard let target = try await target(request.zoneID, in: database) else {
+            guard let target = try await ZoneTarget.resolve(request.zoneID, in: database, access: access, store: store) else {
                 return RecordsResponse(records: names.map { RecordErrors.zoneNotFound($0) })
             }
             if target.zone.name == ZoneID.defaultZoneName { try await defaultZones.ensure(in: database) }
             var found = try await store.records(named: names, in: target.zone)
-            if let visible = target.view?.visibleNames {
+            if let visible = target.visibleNames {
                 found = found.map { record in record.flatMap { visible.contains($0.name) ? $0 : nil } }
             }
             var mapper = RecordMapper(zoneID: target.zoneID)
@@ -169,26 +169,5 @@ public struct RecordService: Sendable {
         } catch {
             throw CoreError(error)
         }
-    }
-
-    // MARK: - Targets
-
-    /// Where a request's records live and how answers name their zone.
-    struct Target {
-        var zone: ZoneKey
-        var zoneID: ZoneID
-        /// Set in the shared database: the caller's window onto the owner's zone.
-        var view: SharedZoneView?
-    }
-
-    /// The zone a request addresses, or `nil` when the caller has no such zone (another
-    /// owner's private zone, or a shared zone they take part in no share of).
-    func target(_ zoneID: ZoneID?, in database: DatabaseKey) async throws(StoreError) -> Target? {
-        if database.scope == .shared {
-            guard let view = try await SharedZoneView.resolve(zoneID, in: database, store: store) else { return nil }
-            return Target(zone: view.key, zoneID: view.zoneID, view: view)
-        }
-        guard let key = access.zoneKey(zoneID, in: database) else { return nil }
-        return Target(zone: key, zoneID: access.zoneID(named: key.name, in: database))
     }
 }

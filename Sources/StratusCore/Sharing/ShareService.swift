@@ -71,13 +71,10 @@ public struct ShareService: Sendable {
     /// The caller's role, permission and status in a share, or `nil` when it is not for them.
     static func participation(in share: StoredShare, user: String, email: String?) -> Participation? {
         if share.owner == user { return (.owner, .readWrite, .accepted) }
-        let invited =
-            share.participant(user: user)
-            ?? share.participants.first { participant in
-                guard participant.userRecordName == nil, let invited = participant.email, let email else { return false }
-                return invited.lowercased() == email.lowercased()
-            }
-        if let invited, invited.status != .removed { return (invited.role, invited.permission, invited.status) }
+        if let index = share.invitationIndex(user: user, email: email), share.participants[index].status != .removed {
+            let invited = share.participants[index]
+            return (invited.role, invited.permission, invited.status)
+        }
         guard share.publicPermission != .none else { return nil }
         return (.publicUser, share.publicPermission, .pending)
     }

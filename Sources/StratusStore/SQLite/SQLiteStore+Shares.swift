@@ -27,13 +27,7 @@ extension SQLiteStore: ShareStore {
             let user = acceptor.userRecordName
             if share.owner == user { return .accepted(share) }
             var participants = share.participants
-            let index =
-                participants.firstIndex { $0.userRecordName == user }
-                ?? participants.firstIndex { participant in
-                    guard participant.userRecordName == nil, let invited = participant.email, let email = acceptor.email else { return false }
-                    return invited.lowercased() == email.lowercased()
-                }
-            if let index {
+            if let index = share.invitationIndex(user: user, email: acceptor.email) {
                 switch participants[index].status {
                 case .accepted: return .accepted(share)
                 case .removed where share.publicPermission == .none: return .notInvited
@@ -43,11 +37,11 @@ extension SQLiteStore: ShareStore {
                 participants[index].status = .accepted
             } else {
                 guard share.publicPermission != .none else { return .notInvited }
-                guard participants.count(where: { $0.status != .removed }) < acceptor.participantLimit else { return .tooManyParticipants }
                 participants.append(StoredParticipant(
                     id: UUID().uuidString, userRecordName: user, email: acceptor.email,
                     role: .publicUser, permission: share.publicPermission, status: .accepted
                 ))
+                if BatchApplier.checkLimit(participants, acceptor.participantLimit) != nil { return .tooManyParticipants }
             }
             try SQLiteStore.changeParticipants(participants, of: share, user: user, timestamp: acceptor.timestamp, in: db)
             return try SQLiteStore.fetchShare(shortGUID: shortGUID, in: db).map(AcceptOutcome.accepted) ?? .notFound

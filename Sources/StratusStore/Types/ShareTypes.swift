@@ -101,6 +101,16 @@ public struct StoredShare: Sendable, Hashable {
     public func participant(user: String) -> StoredParticipant? {
         participants.first { $0.userRecordName == user }
     }
+
+    /// Where the account stands in the participant list: its own entry, or else an invitation
+    /// of its email address not yet matched to an account.
+    public func invitationIndex(user: String, email: String?) -> Int? {
+        participants.firstIndex { $0.userRecordName == user }
+            ?? participants.firstIndex { participant in
+                guard participant.userRecordName == nil, let invited = participant.email, let email else { return false }
+                return invited.lowercased() == email.lowercased()
+            }
+    }
 }
 
 /// A zone of a user's shared database: another owner's zone the user takes part in (or took
