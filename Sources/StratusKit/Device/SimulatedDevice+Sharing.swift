@@ -16,8 +16,7 @@ extension SimulatedDevice {
         share.forRecord = RecordPointer(recordName: key.recordName)
         share.participants = participants
         share.publicPermission = publicPermission
-        let result = try await database.modify([RecordOperation(.create, share)], in: key.zoneID).first
-        guard case .success(let saved)? = result else { throw result?.failureValue ?? CloudError(.internalError, "no answer") }
+        let saved = try await modifyOne(RecordOperation(.create, share), in: key.zoneID, database: database)
         try await sync()
         return saved
     }
@@ -34,8 +33,7 @@ extension SimulatedDevice {
         update.participants = participants
         update.publicPermission = publicPermission
         let database = try database(for: key.scope)
-        let result = try await database.modify([RecordOperation(.update, update)], in: key.zoneID).first
-        guard case .success(let saved)? = result else { throw result?.failureValue ?? CloudError(.internalError, "no answer") }
+        let saved = try await modifyOne(RecordOperation(.update, update), in: key.zoneID, database: database)
         try await sync()
         return saved
     }
@@ -43,10 +41,9 @@ extension SimulatedDevice {
     /// The owner stops sharing: the share record is deleted; participants lose the records.
     public func stopSharing(_ key: RecordKey) async throws {
         guard let share = try store.share(covering: key), let name = share.recordName else { return }
-        let result = try await requireContainer().privateCloudDatabase.modify(
-            [RecordOperation(.forceDelete, Record(recordName: name))], in: key.zoneID
-        ).first
-        if case .failure(let error)? = result { throw error }
+        try await modifyOne(
+            RecordOperation(.forceDelete, Record(recordName: name)), in: key.zoneID, database: requireContainer().privateCloudDatabase
+        )
         try await sync()
     }
 
@@ -82,6 +79,14 @@ extension SimulatedDevice {
     public func canUpdateRecord(_ key: RecordKey) throws -> Bool { try store.canUpdateRecord(key) }
     public func canDeleteRecord(_ key: RecordKey) throws -> Bool { try store.canDeleteRecord(key) }
     public func fetchShares(matching keys: [RecordKey]) throws -> [RecordKey: Record] { try store.fetchShares(matching: keys) }
+
+    /// One records/modify operation: its record, or its own error thrown.
+    @discardableResult
+    private func modifyOne(_ operation: RecordOperation, in zoneID: ZoneID, database: CloudDatabase) async throws -> Record {
+        let result = try await database.modify([operation], in: zoneID).first
+        guard case .success(let record)? = result else { throw result?.failureValue ?? CloudError(.internalError, "no answer") }
+        return record
+    }
 
     func requireContainer() throws -> CloudContainer {
         guard let container else { throw CloudError(.notAuthenticated, "no account is signed in on \(name)") }

@@ -62,8 +62,7 @@ public struct CloudDatabase: Sendable {
         return response.zones.map { result in
             switch result {
             case .success(let zone): .success(zone)
-            case .failure(let error):
-                .failure(CloudError(serverErrorCode: error.serverErrorCode, reason: error.reason, retryAfter: error.retryAfter, ckErrorCode: error.ckErrorCode, serverRecord: nil))
+            case .failure(let error): .failure(CloudError(error))
             }
         }
     }
@@ -82,7 +81,7 @@ public struct CloudDatabase: Sendable {
         switch response.zones.first {
         case .success(let page)?: return page
         case .failure(let error)?:
-            throw CloudError(serverErrorCode: error.serverErrorCode, reason: error.reason, retryAfter: error.retryAfter, ckErrorCode: error.ckErrorCode, serverRecord: nil)
+            throw CloudError(error)
         case nil:
             throw CloudError(.serverRejectedRequest, "changes/zone answered no zone")
         }

@@ -90,6 +90,14 @@ public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
         self.init(mapped, reason, retryAfter: retryAfter.map(Double.init), serverErrorCode: code, serverRecord: serverRecord)
     }
 
+    /// A per-zone error.
+    public init(_ error: ZoneError) {
+        self.init(
+            serverErrorCode: error.serverErrorCode, reason: error.reason, retryAfter: error.retryAfter,
+            ckErrorCode: error.ckErrorCode, serverRecord: nil
+        )
+    }
+
     /// A per-item record error.
     public init(_ error: RecordError) {
         self.init(
