@@ -31,7 +31,9 @@ extension SQLiteStore {
     ) async throws(StoreError) -> ZoneChangePage {
         try await read { db in
             guard let stored = try SQLiteStore.fetchZone(zone, in: db) else { throw StoreError(.zoneNotFound) }
-            if let generation, generation != stored.id || seq < stored.compactedBelowSeq {
+            // A token of another incarnation, below the compaction horizon, or ahead of every
+            // change the zone has had was never issued for this zone as it is.
+            if let generation, generation != stored.id || seq < stored.compactedBelowSeq || seq > stored.lastSeq {
                 throw StoreError(.tokenExpired)
             }
             var sql = "SELECT \(SQLiteStore.recordColumns) FROM records WHERE zone_id = ? AND seq > ?"

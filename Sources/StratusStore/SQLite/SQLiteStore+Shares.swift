@@ -84,6 +84,7 @@ extension SQLiteStore: ShareStore {
     ) async throws(StoreError) -> SharedDatabaseChangePage {
         try await read { db in
             let current = try SQLiteStore.currentSequence(in: db)
+            guard seq <= current else { throw StoreError(.tokenExpired) }
             let rows = try Row.fetchAll(
                 db.cachedStatement(
                     sql: """

@@ -73,6 +73,7 @@ extension SQLiteStore {
     public func databaseChanges(in database: DatabaseKey, after seq: Int64, limit: Int) async throws(StoreError) -> DatabaseChangePage {
         try await read { db in
             let current = try SQLiteStore.currentSequence(in: db)
+            guard seq <= current else { throw StoreError(.tokenExpired) }
             let zones = try Row.fetchAll(
                 db.cachedStatement(
                     sql: """

@@ -30,11 +30,13 @@ public protocol RecordStore: Sendable {
 
     /// Changes of a zone after `seq` (the latest version of each record, tombstones included).
     /// - Throws: ``StoreError/Kind/tokenExpired`` when `seq` is below the compaction horizon or
-    ///   `generation` is not the zone's current incarnation; ``StoreError/Kind/zoneNotFound``.
+    ///   ahead of the zone's last change, or `generation` is not the zone's current incarnation
+    ///   (a token never issued for the zone as it is); ``StoreError/Kind/zoneNotFound``.
     /// `names`, when given, limits the feed to those records (a participant's view of a shared hierarchy).
     func changes(in zone: ZoneKey, generation: Int64?, after seq: Int64, recordTypes: [String]?, names: Set<String>?, limit: Int)
         async throws(StoreError) -> ZoneChangePage
     /// Zones of a database created, changed or deleted after `seq`.
+    /// - Throws: ``StoreError/Kind/tokenExpired`` when `seq` is ahead of the current sequence.
     func databaseChanges(in database: DatabaseKey, after seq: Int64, limit: Int) async throws(StoreError) -> DatabaseChangePage
     /// The database feed's current position.
     func currentSequence() async throws(StoreError) -> Int64

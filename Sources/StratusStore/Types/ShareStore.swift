@@ -17,6 +17,7 @@ public protocol ShareStore: Sendable {
     /// The live zones a user currently takes part in, in a container environment.
     func sharedZones(of user: String, container: String, environment: ContainerEnvironment) async throws(StoreError) -> [SharedZone]
     /// Zones of a user's shared database whose content or visibility changed after `seq`.
+    /// - Throws: ``StoreError/Kind/tokenExpired`` when `seq` is ahead of the current sequence.
     func sharedDatabaseChanges(of user: String, container: String, environment: ContainerEnvironment, after seq: Int64, limit: Int)
         async throws(StoreError) -> SharedDatabaseChangePage
     /// The names of the records under these roots (roots included, tombstones included).
