@@ -29,6 +29,7 @@ public struct QueryService: Sendable {
             throw CoreError.badRequest("invalid recordType '\(query.recordType)'")
         }
         let limit = try configuration.pageSize(request.resultsLimit)
+        try checkSize(query)
         let fingerprint = QueryService.fingerprint(query, zone: zone.name)
         var after: QueryCursor?
         if let marker = request.continuationMarker {
@@ -70,6 +71,19 @@ public struct QueryService: Sendable {
             throw CoreError(error)
         } catch {
             throw CoreError(.internalError, "Internal error")
+        }
+    }
+
+    /// Bounds the query's filters and sorts before any work (each becomes SQL terms).
+    private func checkSize(_ query: Query) throws(CoreError) {
+        let limits = configuration.limits
+        let filters = query.filterBy?.count ?? 0
+        guard filters <= limits.filtersPerQuery else {
+            throw CoreError.badRequest("too many filterBy entries: \(filters) (limit \(limits.filtersPerQuery) per query)")
+        }
+        let sorts = query.sortBy?.count ?? 0
+        guard sorts <= limits.sortsPerQuery else {
+            throw CoreError.badRequest("too many sortBy entries: \(sorts) (limit \(limits.sortsPerQuery) per query)")
         }
     }
 

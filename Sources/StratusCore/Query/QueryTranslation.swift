@@ -30,6 +30,11 @@ enum QueryTranslation {
         default:
             break
         }
+        if takesListValue(filter.comparator) {
+            guard case .list = value else {
+                throw CoreError.badRequest("\(filter.comparator.rawValue) needs a list fieldValue (a *_LIST type), not a single value")
+            }
+        }
         if isListComparator(filter.comparator) {
             guard case .field = operand else { throw CoreError.badRequest("\(filter.comparator.rawValue) applies to list fields") }
         }
@@ -46,6 +51,14 @@ enum QueryTranslation {
         }
         let operand = try operand(field: sort.fieldName, system: sort.systemFieldName, value: nil)
         return RecordQuery.SortKey(operand: operand, ascending: sort.ascending ?? true, near: near)
+    }
+
+    /// Comparators whose `fieldValue` is a list of candidates.
+    private static func takesListValue(_ comparator: QueryComparator) -> Bool {
+        switch comparator {
+        case .in, .notIn, .listContainsAny, .notListContainsAny, .listContainsAll, .notListContainsAll: true
+        default: false
+        }
     }
 
     private static func isListComparator(_ comparator: QueryComparator) -> Bool {

@@ -37,6 +37,7 @@ public struct CoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .tokenExpired: self = .changeTokenExpired
         case .duplicate: self.init(.exists, "Resource already exists")
         case .busy: self.init(.tryAgainLater, "The server is busy; try again", retryAfter: 1)
+        case .invalid: self.init(.badRequest, error.detail)
         case .failure: self.init(.internalError, "Internal error")
         }
     }

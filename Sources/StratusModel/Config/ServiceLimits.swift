@@ -13,13 +13,22 @@ public struct ServiceLimits: Sendable, Hashable, Codable {
     public var resultsPerPage: Int
     /// Participants of one share, the owner included (CloudKit's `tooManyParticipants` figure).
     public var participantsPerShare: Int
+    /// `filterBy` entries of one query (Stratus's bound; Apple documents none).
+    public var filtersPerQuery: Int
+    /// `sortBy` entries of one query (Stratus's bound; Apple documents none).
+    public var sortsPerQuery: Int
 
-    public init(operationsPerRequest: Int, recordBytes: Int, requestBytes: Int, resultsPerPage: Int, participantsPerShare: Int = 100) {
+    public init(
+        operationsPerRequest: Int, recordBytes: Int, requestBytes: Int, resultsPerPage: Int, participantsPerShare: Int = 100,
+        filtersPerQuery: Int = 100, sortsPerQuery: Int = 16
+    ) {
         self.operationsPerRequest = operationsPerRequest
         self.recordBytes = recordBytes
         self.requestBytes = requestBytes
         self.resultsPerPage = resultsPerPage
         self.participantsPerShare = participantsPerShare
+        self.filtersPerQuery = filtersPerQuery
+        self.sortsPerQuery = sortsPerQuery
     }
 
     /// Apple's figures: 200 operations, 1 MB a record, 2 MB a request, 200 results a page.

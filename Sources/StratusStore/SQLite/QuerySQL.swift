@@ -37,7 +37,9 @@ struct QuerySQL {
         components.append(("record_name", true))
         componentCount = components.count
         if let cursor = query.after {
-            guard cursor.values.count == components.count else { throw StoreError(.failure, "cursor of another query") }
+            guard cursor.values.count == components.count else {
+                throw StoreError(.invalid, "continuationMarker does not belong to this query")
+            }
             conditions.append(keyset(components, cursor.values))
         }
         let selected = components.map(\.expression).joined(separator: ", ")

@@ -79,10 +79,20 @@ public final class SQLiteStore: RecordStore, IdentityStore {
             switch databaseError.resultCode {
             case .SQLITE_BUSY, .SQLITE_LOCKED: return StoreError(.busy, "\(databaseError)")
             case .SQLITE_CONSTRAINT: return StoreError(.duplicate, "\(databaseError)")
+            case .SQLITE_ERROR where SQLiteStore.isStatementTooLarge(databaseError):
+                return StoreError(.invalid, "the query is too large: use fewer filters, sort keys or list values")
             default: return StoreError(.failure, "\(databaseError)")
             }
         }
         return StoreError(.failure, "\(error)")
+    }
+
+    /// SQLite's refusals of a statement past its compile-time limits (bound variables, expression
+    /// depth, ORDER BY terms, compound terms): what a client's query asked for, not a failure.
+    static func isStatementTooLarge(_ error: DatabaseError) -> Bool {
+        guard let message = error.message?.lowercased() else { return false }
+        return ["too many sql variables", "expression tree is too large", "too many terms", "too many columns"]
+            .contains { message.contains($0) }
     }
 
     /// Milliseconds since 1970, for bookkeeping columns.

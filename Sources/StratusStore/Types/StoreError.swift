@@ -11,12 +11,15 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case duplicate
         /// The database is busy; retry.
         case busy
+        /// The request asks for what the store refuses (a cursor of another query, a query too
+        /// large for the engine); unlike other kinds, `detail` is written for the client.
+        case invalid
         /// Anything else: I/O, corruption, a bug.
         case failure
     }
 
     public var kind: Kind
-    /// Details for the log; never sent to clients.
+    /// Details for the log; never sent to clients, except for ``Kind/invalid``.
     public var detail: String
 
     public init(_ kind: Kind, _ detail: String = "") {
