@@ -29,6 +29,7 @@ extension OperationPlanner {
         }
         var specs: [ParticipantSpec]?
         if let participants = record.participants {
+            if let tooMany = shares.limitFailure(participants) { return failure(tooMany.reason) }
             var resolved: [ParticipantSpec] = []
             for participant in participants {
                 switch shares.spec(for: participant) {

@@ -11,25 +11,35 @@ struct ShareContext: Sendable {
     /// Shares live in custom zones only.
     var zoneMayHoldShares = true
 
-    /// Looks up every account the share operations' participants name.
+    /// Looks up, in one read, every account the participants of the share operations within
+    /// the participant limit name; an operation over the limit is refused by planning unread.
     static func load(
         for operations: [RecordOperation], store: any IdentityStore, limit: Int, zoneMayHoldShares: Bool
     ) async throws(StoreError) -> ShareContext {
         var context = ShareContext(participantLimit: limit, zoneMayHoldShares: zoneMayHoldShares)
+        var names: Set<String> = []
+        var emails: Set<String> = []
         for operation in operations {
-            for participant in operation.record.participants ?? [] {
+            guard let participants = operation.record.participants, context.limitFailure(participants) == nil else { continue }
+            for participant in participants {
                 let identity = participant.userIdentity
-                if let name = identity?.userRecordName ?? identity?.lookupInfo?.userRecordName,
-                    let account = try await store.account(userRecordName: name)
-                {
-                    context.accountsByName[name] = account
-                }
-                if let email = identity?.lookupInfo?.emailAddress, let account = try await store.account(email: email) {
-                    context.accountsByEmail[email.lowercased()] = account
-                }
+                if let name = identity?.userRecordName ?? identity?.lookupInfo?.userRecordName { names.insert(name) }
+                if let email = identity?.lookupInfo?.emailAddress { emails.insert(email.lowercased()) }
             }
         }
+        for account in try await store.accounts(userRecordNames: names.sorted(), emails: emails.sorted()) {
+            if names.contains(account.userRecordName) { context.accountsByName[account.userRecordName] = account }
+            if emails.contains(account.email.lowercased()) { context.accountsByEmail[account.email.lowercased()] = account }
+        }
         return context
+    }
+
+    /// Why a share save naming `participants` would exceed the limit, checked before any work:
+    /// the saved share holds its owner and every participant given that is not removed.
+    func limitFailure(_ participants: [ShareParticipant]) -> PlanningFailure? {
+        let count = 1 + participants.count { $0.acceptanceStatus != .removed && $0.type != .owner }
+        guard count > participantLimit else { return nil }
+        return PlanningFailure("a share may have at most \(participantLimit) participants, this one would have \(count)")
     }
 
     /// A wire participant as the store takes it, or why it cannot be invited.

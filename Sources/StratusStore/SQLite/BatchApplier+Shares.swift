@@ -108,23 +108,21 @@ extension BatchApplier {
 
     /// The participant list a share save asks for: given participants matched to existing ones
     /// (by id, account or email) and updated, new ones invited, missing ones removed. The owner
-    /// always stays as they are.
+    /// always stays as they are. Linear in the participants: matches are found through indexes
+    /// by id, account and email, never by searching the list.
     static func merge(_ specs: [ParticipantSpec], into existing: [StoredParticipant]) -> [StoredParticipant] {
         var result = existing
+        var participants = ParticipantIndex()
+        for position in result.indices { participants.add(result[position], at: position) }
         var named = Set<String>()
         for spec in specs {
-            let index = result.firstIndex { participant in
-                if let id = spec.id, id == participant.id { return true }
-                if let user = spec.userRecordName, user == participant.userRecordName { return true }
-                if let email = spec.email, let known = participant.email { return email.lowercased() == known.lowercased() }
-                return false
-            }
-            guard let index else {
+            guard let index = participants.first(matching: spec) else {
                 guard spec.status != .removed else { continue }
                 let invited = StoredParticipant(
                     id: UUID().uuidString, userRecordName: spec.userRecordName, email: spec.email,
                     role: spec.role == .owner ? .user : spec.role, permission: spec.permission, status: .invited
                 )
+                participants.add(invited, at: result.count)
                 result.append(invited)
                 named.insert(invited.id)
                 continue
@@ -133,7 +131,10 @@ extension BatchApplier {
             guard result[index].role != .owner else { continue }
             if spec.role != .owner { result[index].role = spec.role }
             result[index].permission = spec.permission
-            result[index].userRecordName = result[index].userRecordName ?? spec.userRecordName
+            if result[index].userRecordName == nil, let user = spec.userRecordName {
+                result[index].userRecordName = user
+                participants.add(result[index], at: index)
+            }
             if spec.status == .removed {
                 result[index].status = .removed
             } else if result[index].status == .removed {

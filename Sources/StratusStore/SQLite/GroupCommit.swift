@@ -6,10 +6,10 @@ import Synchronization
 ///
 /// Callers queue their batch and park on a continuation. The first to find no drain scheduled
 /// schedules one on the database's serial writer (`asyncWriteWithoutTransaction`); the drain
-/// takes everything queued (up to ``maximumGroup``), writes it, resumes each caller with its own
-/// outcome straight from the writer, and schedules itself again while work remains, so the
-/// writer never waits for a caller's task to be rescheduled and other writes interleave
-/// between groups. No background task exists when nothing is queued.
+/// takes what is queued (up to ``maximumGroup`` batches and ``maximumCost`` rows), writes it,
+/// resumes each caller with its own outcome straight from the writer, and schedules itself
+/// again while work remains, so the writer never waits for a caller's task to be rescheduled
+/// and other writes interleave between groups. No background task exists when nothing is queued.
 final class GroupCommit: Sendable {
     typealias Outcome = Result<ZoneBatchResult, StoreError>
     typealias Write = @Sendable ([PreparedBatch], Database) -> [Outcome]
@@ -29,10 +29,14 @@ final class GroupCommit: Sendable {
     private let write: Write
     /// The most batches one transaction takes.
     let maximumGroup: Int
+    /// The most rows (``PreparedBatch/cost``) one transaction takes beyond its first batch, so
+    /// a group never holds the writer much longer than its largest request needs on its own.
+    let maximumCost: Int
 
-    init(writer: any DatabaseWriter, maximumGroup: Int = 256, write: @escaping Write) {
+    init(writer: any DatabaseWriter, maximumGroup: Int = 256, maximumCost: Int = 2_000, write: @escaping Write) {
         self.writer = writer
         self.maximumGroup = maximumGroup
+        self.maximumCost = maximumCost
         self.write = write
     }
 
@@ -55,8 +59,15 @@ final class GroupCommit: Sendable {
 
     private func drain(_ db: Database) {
         let group = state.withLock { state -> [Waiter] in
-            let taken = Array(state.queue.prefix(maximumGroup))
-            state.queue.removeFirst(taken.count)
+            var count = 0
+            var cost = 0
+            for waiter in state.queue.prefix(maximumGroup) {
+                if count > 0 && cost + waiter.batch.cost > maximumCost { break }
+                cost += waiter.batch.cost
+                count += 1
+            }
+            let taken = Array(state.queue.prefix(count))
+            state.queue.removeFirst(count)
             return taken
         }
         let outcomes = write(group.map(\.batch), db)

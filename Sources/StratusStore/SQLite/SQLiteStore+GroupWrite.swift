@@ -6,10 +6,14 @@ import StratusModel
 struct PreparedBatch: Sendable {
     let batch: ZoneBatch
     let fieldsJSON: [String]
+    /// The rows the batch may write (records and participants): how much of the writer's time
+    /// it takes, so one group commit never holds the writer for much more than a budget.
+    let cost: Int
 
     init(_ batch: ZoneBatch) throws {
         let encoder = JSONEncoder()
         self.batch = batch
+        self.cost = batch.writes.reduce(0) { $0 + 1 + ($1.share?.participants?.count ?? 0) }
         self.fieldsJSON = try batch.writes.map { write in
             write.fields.isEmpty ? "{}" : String(decoding: try encoder.encode(write.fields), as: UTF8.self)
         }

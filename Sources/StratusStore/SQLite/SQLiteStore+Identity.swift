@@ -62,6 +62,21 @@ extension SQLiteStore {
         try await fetchAccount(where: "email = ?", email)
     }
 
+    public func accounts(userRecordNames: [String], emails: [String]) async throws(StoreError) -> [StoredAccount] {
+        guard !userRecordNames.isEmpty || !emails.isEmpty else { return [] }
+        return try await read { db in
+            try Row.fetchAll(
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(SQLiteStore.accountColumns) FROM accounts
+                        WHERE user_record_name IN (SELECT value FROM json_each(?)) OR email IN (SELECT value FROM json_each(?))
+                        """
+                ),
+                arguments: [SQLiteStore.jsonArray(userRecordNames), SQLiteStore.jsonArray(emails)]
+            ).map(SQLiteStore.account(from:))
+        }
+    }
+
     public func updateAccount(_ account: StoredAccount) async throws(StoreError) {
         try await write { db in
             try db.execute(

@@ -66,6 +66,8 @@ public protocol IdentityStore: Sendable {
     func createAccount(_ account: StoredAccount) async throws(StoreError)
     func account(userRecordName: String) async throws(StoreError) -> StoredAccount?
     func account(email: String) async throws(StoreError) -> StoredAccount?
+    /// The accounts with any of these user record names or (case-insensitive) emails, in one read.
+    func accounts(userRecordNames: [String], emails: [String]) async throws(StoreError) -> [StoredAccount]
     /// Replaces an account's names and discoverability. - Throws: nothing when the account is missing.
     func updateAccount(_ account: StoredAccount) async throws(StoreError)
     /// Discoverable accounts, ordered by email, at most `limit`.
