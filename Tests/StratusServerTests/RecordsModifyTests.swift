@@ -129,7 +129,11 @@ struct RecordsModifyTests {
                 "days": Field(.list([.timestamp(1), .timestamp(2)]), type: .timestampList),
                 "empty": Field(.list([]), type: .int64List),
             ]
-            let saved = try await server.modify([RecordOperation(.create, Record(recordName: "lisbon", recordType: "Destination", fields: fields))], zone: "Trips")
+            // The DELETE_SELF reference needs its target: saved after it in the same batch.
+            let saved = try await server.modify([
+                RecordOperation(.create, Record(recordName: "lisbon", recordType: "Destination", fields: fields)),
+                RecordOperation(.create, Record(recordName: "trip-1", recordType: "Trip")),
+            ], zone: "Trips")
             #expect(saved.first?.record?.fields == fields)
 
             // A bare number for a TIMESTAMP field and a bare base64 string for BYTES take the schema's type.

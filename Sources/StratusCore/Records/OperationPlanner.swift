@@ -77,6 +77,7 @@ struct OperationPlanner {
             guard NameRules.isValidIdentifier(fieldName) else {
                 return failure(.badRequest, "invalid field name '\(fieldName)'")
             }
+            if let reason = FieldRules.invalidValue(field.value, named: fieldName) { return failure(.badRequest, reason) }
             guard let recordType else {
                 fields[fieldName] = field
                 continue
@@ -86,16 +87,20 @@ struct OperationPlanner {
             case .failure(let mismatch): return failure(.badRequest, mismatch.reason)
             }
         }
+        if record.parent?.recordName == name {
+            return failure(.badRequest, "record '\(name)' cannot be its own parent")
+        }
         let action: RecordWrite.Action =
             switch type {
             case .create: .create
             case .replace, .forceReplace: .save(replace: true)
             default: .save(replace: false)
             }
-        let write = RecordWrite(
+        var write = RecordWrite(
             name: name, action: action, precondition: precondition, recordType: recordType,
             fields: fields, parentName: record.parent?.recordName, createShortGUID: record.createShortGUID ?? false
         )
+        write.requiredTargets = FieldRules.requiredTargets(of: fields)
         return .write(write, desiredKeys: desiredKeys)
     }
 

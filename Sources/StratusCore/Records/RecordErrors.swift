@@ -38,6 +38,12 @@ enum RecordErrors {
                 error = RecordError(recordName: name, serverErrorCode: .badRequest, reason: reason, uuid: UUID().uuidString)
             case .atomicAborted:
                 error = atomic(name)
+            case .missingReference(let target):
+                error = RecordError(
+                    recordName: name, serverErrorCode: .validatingReferenceError,
+                    reason: "a reference of record '\(name)' requires record '\(target)', which does not exist in the zone",
+                    uuid: UUID().uuidString
+                )
             }
             return .failure(error)
         }

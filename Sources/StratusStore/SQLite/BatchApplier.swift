@@ -22,13 +22,18 @@ struct BatchApplier {
     func run(in group: inout GroupWriteState) throws -> (result: ZoneBatchResult, commit: Bool) {
         guard var zone = try group.zone(batch.zone, in: db) else { throw StoreError(.zoneNotFound) }
         let schemaFailures = batch.schema.isEmpty ? [:] : try checkSchema()
+        let integrityFailures = try integrityFailures(zoneID: zone.id)
         var seq = group.sequence
         let startSeq = seq
         var outcomes: [WriteOutcome] = []
         outcomes.reserveCapacity(batch.writes.count)
-        for (write, json) in zip(batch.writes, fieldsJSON) {
+        for (position, (write, json)) in zip(batch.writes, fieldsJSON).enumerated() {
             if let reason = schemaFailure(of: write, in: schemaFailures) {
                 outcomes.append(.failed(.invalid(reason)))
+                continue
+            }
+            if let failure = integrityFailures[position] {
+                outcomes.append(.failed(failure))
                 continue
             }
             outcomes.append(try apply(write, fieldsJSON: json, zoneID: zone.id, seq: &seq))

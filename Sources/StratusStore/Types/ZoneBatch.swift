@@ -48,6 +48,10 @@ public struct RecordWrite: Sendable, Hashable {
     public var createShortGUID: Bool
     /// Set on writes to a `cloudkit.share` record: the share's participants and root.
     public var share: ShareWrite?
+    /// Records of the zone this write's `DELETE_SELF` and `VALIDATE` references point at: each
+    /// must exist when the batch commits (saved earlier or in the same batch), or the write fails
+    /// with ``WriteFailure/missingReference(_:)``.
+    public var requiredTargets: Set<String> = []
 
     public init(
         name: String, action: Action, precondition: Precondition, recordType: String?,
@@ -80,6 +84,8 @@ public enum WriteFailure: Sendable, Hashable {
     case invalid(String)
     /// The batch was atomic and another write failed.
     case atomicAborted
+    /// A `DELETE_SELF` or `VALIDATE` reference names a record the zone does not hold.
+    case missingReference(String)
 }
 
 /// The result of one write, in batch order.

@@ -1,0 +1,102 @@
+import GRDB
+import StratusModel
+
+/// The batch's parents and required references, checked against the zone as the batch would
+/// leave it, whatever the order of its writes: a parent chain may not loop back to the record,
+/// and the targets of `DELETE_SELF` and `VALIDATE` references must exist.
+///
+/// The work is bounded by the batch: one statement reads which targets exist, and each parent
+/// chain is walked once (a record found to reach a root is not walked again).
+extension BatchApplier {
+    /// Why each failing write (by position) cannot be applied.
+    func integrityFailures(zoneID: Int64) throws -> [Int: WriteFailure] {
+        let writes = batch.writes
+        let needsCheck = writes.contains { $0.action != .delete && ($0.parentName != nil || !$0.requiredTargets.isEmpty) }
+        guard needsCheck else { return [:] }
+        var saved: Set<String> = []
+        var deleted: Set<String> = []
+        /// The parent each record of the batch will have; `.some(nil)` is a root.
+        var parents: [String: String?] = [:]
+        for write in writes {
+            if write.action == .delete {
+                deleted.insert(write.name)
+                saved.remove(write.name)
+                parents.removeValue(forKey: write.name)
+                continue
+            }
+            saved.insert(write.name)
+            deleted.remove(write.name)
+            switch write.action {
+            case .save(replace: false): if let parent = write.parentName { parents[write.name] = .some(parent) }
+            default: parents[write.name] = .some(write.parentName)
+            }
+        }
+        let targets = Set(writes.flatMap(\.requiredTargets)).subtracting(saved)
+        let live = try liveNames(targets, zoneID: zoneID)
+        var walker = ParentWalker(db: db, zoneID: zoneID, parents: parents, saved: saved, deleted: deleted)
+        var failures: [Int: WriteFailure] = [:]
+        for (position, write) in writes.enumerated() where write.action != .delete {
+            if let missing = write.requiredTargets.sorted().first(where: { !saved.contains($0) && (!live.contains($0) || deleted.contains($0)) }) {
+                failures[position] = .missingReference(missing)
+            } else if let parent = write.parentName, try walker.loops(from: parent, back: write.name) {
+                failures[position] = .invalid("record '\(write.name)' would be its own ancestor: its parent chain loops back to it")
+            }
+        }
+        return failures
+    }
+
+    /// Which of `names` are live records of the zone, in one statement.
+    private func liveNames(_ names: Set<String>, zoneID: Int64) throws -> Set<String> {
+        guard !names.isEmpty else { return [] }
+        return try Set(String.fetchAll(
+            db.cachedStatement(
+                sql: "SELECT record_name FROM records WHERE zone_id = ? AND deleted = 0 AND record_name IN (SELECT value FROM json_each(?))"
+            ),
+            arguments: [zoneID, SQLiteStore.jsonArray(names.sorted())]
+        ))
+    }
+}
+
+/// Walks parent chains over the batch's parents first and the stored rows second, remembering
+/// every record found to reach a root.
+private struct ParentWalker {
+    let db: Database
+    let zoneID: Int64
+    let parents: [String: String?]
+    let saved: Set<String>
+    let deleted: Set<String>
+    private var rooted: Set<String> = []
+    /// A chain longer than this is treated as a loop (no real hierarchy is this deep).
+    private let maximumDepth = 10_000
+
+    init(db: Database, zoneID: Int64, parents: [String: String?], saved: Set<String>, deleted: Set<String>) {
+        self.db = db
+        self.zoneID = zoneID
+        self.parents = parents
+        self.saved = saved
+        self.deleted = deleted
+    }
+
+    /// Whether the chain starting at `start` reaches `name`.
+    mutating func loops(from start: String, back name: String) throws -> Bool {
+        var path: [String] = []
+        var current: String? = start
+        while let node = current, !rooted.contains(node) {
+            if node == name || path.count > maximumDepth { return true }
+            path.append(node)
+            current = try parent(of: node)
+        }
+        rooted.formUnion(path)
+        return false
+    }
+
+    /// The node's parent once the batch applies; a record neither saved nor stored ends the chain.
+    private func parent(of node: String) throws -> String? {
+        if let parent = parents[node] { return parent }
+        guard !deleted.contains(node) else { return nil }
+        return try String.fetchOne(
+            db.cachedStatement(sql: "SELECT parent_name FROM records WHERE zone_id = ? AND record_name = ? AND deleted = 0"),
+            arguments: [zoneID, node]
+        )
+    }
+}
