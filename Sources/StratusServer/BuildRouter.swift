@@ -1,16 +1,19 @@
 import Hummingbird
 import StratusCore
+import StratusModel
 
 /// The whole HTTP surface over Core's services, used by `stratus serve` and by every server test.
 ///
-/// Router-level middleware comes first (errors, access log: middleware covers only the routes
-/// added after it), then CKWS under `/database/1/{container}/{environment}/{database}/` behind
-/// credential resolution, then Stratus's own endpoints under `/stratus/v1/`.
-public func buildRouter(_ services: StratusServices) -> Router<StratusRequestContext> {
+/// Router-level middleware comes first (errors, access log, the body deadline: middleware
+/// covers only the routes added after it), then CKWS under
+/// `/database/1/{container}/{environment}/{database}/` behind credential resolution, then
+/// Stratus's own endpoints under `/stratus/v1/`.
+public func buildRouter(_ services: StratusServices, options: HTTPOptions = HTTPOptions()) -> Router<StratusRequestContext> {
     let router = Router(context: StratusRequestContext.self)
+    let limits = services.configuration.limits
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: AccessLogMiddleware())
-    let limits = services.configuration.limits
+    router.add(middleware: BodyDeadlineMiddleware(limit: limits.requestBytes, timeout: options.bodyTimeout))
 
     let database = router.group("database/1/:container/:environment/:database")
         .add(middleware: DatabaseAuthMiddleware(identity: services.identity))

@@ -17,6 +17,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Request limits: strict (Apple's figures) or lenient.") var limits: LimitsPreset = .strict
     @Option(help: "Log level (trace, debug, info, notice, warning, error).") var logLevel = "notice"
     @Flag(help: "Seed a development container, API token and the accounts alice, bob and carol.") var dev = false
+    @Option(help: "Seconds a connection may sit idle (mid-body included) before it is closed.") var idleTimeout = 30
+    @Option(help: "Seconds a request may take to send its whole body.") var bodyTimeout = 30
+    @Option(help: "Connections open at once; more wait to be accepted.") var maxConnections = 1_000
 
     func run() async throws {
         var logger = Logger(label: "stratus")
@@ -41,11 +44,10 @@ struct Serve: AsyncParsableCommand {
             try await AdminTokenFile(directory: dataURL).ensure(with: services)
         }
 
-        let app = Application(
-            router: buildRouter(services),
-            configuration: .init(address: .hostname(host, port: port), serverName: "Stratus"),
-            logger: logger
+        let options = HTTPOptions(
+            idleTimeout: .seconds(idleTimeout), bodyTimeout: .seconds(bodyTimeout), maximumConnections: maxConnections
         )
+        let app = buildApplication(services, host: host, port: port, options: options, logger: logger)
         try await app.runService()
     }
 }

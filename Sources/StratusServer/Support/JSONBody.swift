@@ -17,7 +17,7 @@ enum JSONBody {
         do {
             buffer = try await request.body.collect(upTo: limit)
         } catch {
-            throw CoreError.badRequest("request body exceeds the limit of \(limit) bytes")
+            throw tooLarge(limit)
         }
         let bytes = buffer.readableBytes == 0 ? ByteBuffer(string: "{}") : buffer
         do {
@@ -25,6 +25,11 @@ enum JSONBody {
         } catch let error as DecodingError {
             throw CoreError.badRequest("malformed request: \(describe(error))")
         }
+    }
+
+    /// The refusal of a body over `limit` bytes.
+    static func tooLarge(_ limit: Int) -> CoreError {
+        CoreError.badRequest("request body exceeds the limit of \(limit) bytes")
     }
 
     /// A 200 response carrying `value` as JSON.

@@ -30,7 +30,7 @@ struct Journal {
         let credentials = try await DevSeeder(identity: services.identity).seed(previous: nil, serverURL: "http://127.0.0.1")
         var logger = Logger(label: "stratus-journal")
         logger.logLevel = .warning
-        let app = Application(router: buildRouter(services), configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: logger)
+        let app = buildApplication(services, host: "127.0.0.1", port: 0, logger: logger)
         try await app.test(.live) { client in
             let port = try #require(client.port)
             try await body(Journal(serverURL: "http://127.0.0.1:\(port)", credentials: credentials, directory: directory))

@@ -23,6 +23,7 @@ struct TestServer {
         directory: URL? = nil,
         limits: ServiceLimits = .strict,
         previous: DevCredentials? = nil,
+        http: HTTPOptions = HTTPOptions(),
         _ body: @Sendable (TestServer) async throws -> T
     ) async throws -> T {
         let dir = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("stratus-test-\(UUID().uuidString)")
@@ -34,11 +35,7 @@ struct TestServer {
         let credentials = try await DevSeeder(identity: services.identity).seed(previous: previous, serverURL: "http://127.0.0.1")
         var logger = Logger(label: "stratus-test")
         logger.logLevel = .warning
-        let app = Application(
-            router: buildRouter(services),
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            logger: logger
-        )
+        let app = buildApplication(services, host: "127.0.0.1", port: 0, options: http, logger: logger)
         return try await app.test(.live) { client in
             try await body(TestServer(client: client, credentials: credentials))
         }

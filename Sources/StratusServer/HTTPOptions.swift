@@ -1,0 +1,46 @@
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import StratusCore
+
+/// How the HTTP server treats connections, so slow or stalled clients cannot hold it: how long a
+/// connection may sit idle (mid-body included), how long a request may take to send its whole
+/// body, and how many connections may be open at once.
+public struct HTTPOptions: Sendable, Hashable {
+    /// A connection with nothing read or written for this long is closed.
+    public var idleTimeout: Duration
+    /// A request whose body has not fully arrived after this long is refused (a trickling body).
+    public var bodyTimeout: Duration
+    /// Connections beyond this many wait to be accepted.
+    public var maximumConnections: Int
+
+    public init(idleTimeout: Duration = .seconds(30), bodyTimeout: Duration = .seconds(30), maximumConnections: Int = 1_000) {
+        self.idleTimeout = idleTimeout
+        self.bodyTimeout = bodyTimeout
+        self.maximumConnections = maximumConnections
+    }
+}
+
+/// The Stratus HTTP application over Core's services, listening on `host:port` (port 0 picks a
+/// free one): what `stratus serve` runs and what every test starts.
+public func buildApplication(
+    _ services: StratusServices, host: String, port: Int, options: HTTPOptions = HTTPOptions(), logger: Logger
+) -> some ApplicationProtocol {
+    Application(
+        router: buildRouter(services, options: options),
+        server: .http1(configuration: .init(idleTimeout: TimeAmount(options.idleTimeout))),
+        configuration: .init(
+            address: .hostname(host, port: port), serverName: "Stratus",
+            availableConnectionsDelegate: MaximumAvailableConnections(options.maximumConnections)
+        ),
+        logger: logger
+    )
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
