@@ -35,5 +35,6 @@ public func buildRouter(_ services: StratusServices, options: HTTPOptions = HTTP
     ServiceRoutes(limits: limits).register(on: stratus)
     let admin = stratus.group("admin").add(middleware: AdminAuthMiddleware(identity: services.identity))
     AdminRoutes(services: services).register(on: admin)
+    MethodNotAllowedRoutes.register(on: router)
     return router
 }

@@ -48,12 +48,13 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    static func response(for error: CoreError, requestID: String) -> Response {
+    /// The error body for `error`, with its code's HTTP status unless `status` overrides it.
+    static func response(for error: CoreError, requestID: String, status: HTTPResponse.Status? = nil) -> Response {
         let body = ErrorBody(
             uuid: requestID, serverErrorCode: error.code, reason: error.reason,
             retryAfter: error.retryAfter, redirectURL: error.redirectURL, ckErrorCode: error.ckErrorCode
         )
-        let status = HTTPResponse.Status(code: error.code.httpStatus)
+        let status = status ?? HTTPResponse.Status(code: error.code.httpStatus)
         var response: Response
         do {
             response = try JSONBody.response(body, status: status)
