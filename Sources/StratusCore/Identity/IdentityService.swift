@@ -77,7 +77,7 @@ public struct IdentityService: Sendable {
 
     /// Creates a container (idempotent).
     public func createContainer(_ identifier: String) async throws(CoreError) {
-        guard NameRules.isValidRecordName(identifier), !identifier.contains("/") else {
+        guard NameRules.isValidContainerIdentifier(identifier) else {
             throw CoreError.badRequest("invalid container identifier '\(identifier)'")
         }
         do { try await store.createContainer(identifier) } catch { throw CoreError(error) }
@@ -102,7 +102,7 @@ public struct IdentityService: Sendable {
     public func createAccount(
         email: String, givenName: String?, familyName: String?, discoverable: Bool = true
     ) async throws(CoreError) -> AccountInfo {
-        guard email.contains("@"), email.utf8.count <= 254, !email.contains(where: \.isWhitespace) else {
+        guard NameRules.isValidEmail(email) else {
             throw CoreError.badRequest("invalid email '\(email)'")
         }
         let account = StoredAccount(

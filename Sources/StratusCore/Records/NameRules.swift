@@ -14,6 +14,20 @@ enum NameRules {
         isValidRecordName(name) && !name.hasPrefix("_")
     }
 
+    /// Container identifiers (`iCloud.com.example.App`): 1–255 ASCII letters, digits, `.`, `-`, `_`.
+    static func isValidContainerIdentifier(_ identifier: String) -> Bool {
+        let scalars = identifier.unicodeScalars
+        return (1...255).contains(scalars.count) && scalars.allSatisfy { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || ".-_".unicodeScalars.contains(scalar))
+        }
+    }
+
+    /// Account emails: printable ASCII (no spaces) with an `@`, at most 254 characters.
+    static func isValidEmail(_ email: String) -> Bool {
+        let scalars = email.unicodeScalars
+        return scalars.count <= 254 && email.contains("@") && scalars.allSatisfy { (0x21...0x7E).contains($0.value) }
+    }
+
     /// Record types and field names: an ASCII letter, then letters, digits, `_` or `.`, at most 255.
     static func isValidIdentifier(_ name: String) -> Bool {
         let scalars = name.unicodeScalars

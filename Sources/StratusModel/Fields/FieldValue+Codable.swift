@@ -21,18 +21,18 @@ extension FieldValue {
         case .int64:
             if let number = try? container.decode(Int64.self) { return .int64(number) }
             if let flag = try? container.decode(Bool.self) { return .int64(flag ? 1 : 0) }
-            guard let text = try? container.decode(String.self), let number = Int64(text) else { throw mismatch() }
+            guard let text = try? container.decode(String.self), let number = integer(fromText: text) else { throw mismatch() }
             return .int64(number)
         case .timestamp:
             if let number = try? container.decode(Int64.self) { return .timestamp(number) }
             if let number = try? container.decode(Double.self), number.rounded() == number, abs(number) < 9.2e18 {
                 return .timestamp(Int64(number))
             }
-            guard let text = try? container.decode(String.self), let number = Int64(text) else { throw mismatch() }
+            guard let text = try? container.decode(String.self), let number = integer(fromText: text) else { throw mismatch() }
             return .timestamp(number)
         case .double:
             if let number = try? container.decode(Double.self) { return .double(number) }
-            guard let text = try? container.decode(String.self), let number = Double(text) else { throw mismatch() }
+            guard let text = try? container.decode(String.self), let number = decimal(fromText: text) else { throw mismatch() }
             return .double(number)
         case .bytes, .encryptedBytes:
             guard let text = try? container.decode(String.self), let data = Data(base64Encoded: text) else {
@@ -48,6 +48,25 @@ extension FieldValue {
         default:
             throw mismatch()
         }
+    }
+
+    /// A number sent as text: an optional sign and 1–18 digits (never out of range), as
+    /// `openapi.yaml` describes it.
+    static func integer(fromText text: String) -> Int64? {
+        var digits = Substring(text)
+        if let sign = digits.first, sign == "-" || sign == "+" { digits = digits.dropFirst() }
+        guard (1...18).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int64(text)
+    }
+
+    /// A decimal sent as text: an integer as above, optionally `.` and 1–18 more digits.
+    static func decimal(fromText text: String) -> Double? {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard integer(fromText: String(parts[0])) != nil else { return nil }
+        if parts.count == 2 {
+            guard (1...18).contains(parts[1].count), parts[1].allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        }
+        return Double(text)
     }
 
     /// Decodes a value sent without a `type`, inferring it from the JSON shape.

@@ -72,9 +72,9 @@ public indirect enum FieldValue: Sendable, Hashable {
             return .timestamp(Int64(number))
         case (.string(let text), .bytes), (.string(let text), .encryptedBytes):
             return Data(base64Encoded: text).map(FieldValue.bytes)
-        case (.string(let text), .int64): return Int64(text).map(FieldValue.int64)
-        case (.string(let text), .timestamp): return Int64(text).map(FieldValue.timestamp)
-        case (.string(let text), .double): return Double(text).map(FieldValue.double)
+        case (.string(let text), .int64): return FieldValue.integer(fromText: text).map(FieldValue.int64)
+        case (.string(let text), .timestamp): return FieldValue.integer(fromText: text).map(FieldValue.timestamp)
+        case (.string(let text), .double): return FieldValue.decimal(fromText: text).map(FieldValue.double)
         default: return nil
         }
     }

@@ -39,9 +39,9 @@ public struct ZoneChangesRequest: Sendable, Hashable, Codable {
         desiredRecordTypes = try container.decodeIfPresent([String].self, forKey: .desiredRecordTypes)
         reverse = try container.decodeIfPresent(Bool.self, forKey: .reverse)
         resultsLimit = try container.decodeIfPresent(Int.self, forKey: .resultsLimit)
-        numbersAsStrings =
-            try container.decodeIfPresent(Bool.self, forKey: .numbersAsStrings)
-            ?? container.decodeIfPresent(Bool.self, forKey: .numberAsStrings)
+        // Both spellings are read, so either one of the wrong type is refused.
+        let spelledApple = try container.decodeIfPresent(Bool.self, forKey: .numberAsStrings)
+        numbersAsStrings = try container.decodeIfPresent(Bool.self, forKey: .numbersAsStrings) ?? spelledApple
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -36,7 +36,16 @@ extension ZoneID: Codable {
         self.ownerRecordName =
             try container.decodeIfPresent(String.self, forKey: .ownerRecordName)
             ?? container.decodeIfPresent(String.self, forKey: .ownerName)
+        // Ignored on input, but only Apple's two spellings are accepted.
+        if let type = try container.decodeIfPresent(String.self, forKey: .zoneType), !ZoneID.zoneTypes.contains(type) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .zoneType, in: container, debugDescription: "zoneType must be DEFAULT_ZONE or REGULAR_CUSTOM_ZONE, not '\(type)'"
+            )
+        }
     }
+
+    /// The `zoneType` values CloudKit knows.
+    static let zoneTypes: Set<String> = ["DEFAULT_ZONE", "REGULAR_CUSTOM_ZONE"]
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)

@@ -6,7 +6,7 @@ import StratusCore
 /// methods it does, instead of the 404 of an unknown path. Registered last, over the routes
 /// already on the router; OPTIONS and HEAD are left to the HTTP stack.
 enum MethodNotAllowedRoutes {
-    static let refusable: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete, .trace, .connect]
+    static let refusable: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete, .trace, .connect] + [HTTPRequest.Method("QUERY")].compactMap { $0 }
 
     static func register(on router: Router<StratusRequestContext>) {
         var allowed: [String: (path: RouterPath, methods: [HTTPRequest.Method])] = [:]

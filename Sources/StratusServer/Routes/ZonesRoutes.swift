@@ -9,7 +9,11 @@ struct ZonesRoutes {
 
     func register(on group: RouterGroup<DatabaseContext>) {
         group.get("zones/list", use: list)
-        group.post("zones/list", use: list)
+        group.post("zones/list") { request, context in
+            // Some clients POST `{}`; a body that is not an object is malformed.
+            _ = try await JSONBody.decode(EmptyRequest.self, from: request, limit: limits.requestBytes)
+            return try await list(request, context: context)
+        }
         group.post("zones/lookup", use: lookup)
         group.post("zones/modify", use: modify)
     }

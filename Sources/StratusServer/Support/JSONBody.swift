@@ -6,6 +6,21 @@ import NIOFoundationCompat
 import StratusCore
 import StratusModel
 
+/// The body of a request that carries no parameters: any JSON object (or no body).
+struct EmptyRequest: Decodable {
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        // Asking for a keyed container is what refuses arrays, strings, numbers and null.
+        _ = try decoder.container(keyedBy: AnyKey.self)
+    }
+}
+
 /// Reading request bodies and writing JSON responses the way CKWS does: bodies are JSON
 /// whatever the Content-Type, an empty body reads as `{}`, responses are always
 /// `application/json`.

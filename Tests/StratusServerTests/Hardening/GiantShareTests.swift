@@ -53,7 +53,10 @@ struct GiantShareTests {
             #expect(answer.elapsed < .seconds(3), "the giant share took \(answer.elapsed)")
             #expect(answer.status == 200 && answer.codes == ["ATOMIC_ERROR", "BAD_REQUEST"], "nothing of the atomic batch is saved")
             #expect(answer.reason.contains("at most 100 participants"), "\(answer.reason)")
-            #expect(try #require(latencies.max()) < .seconds(1), "other writers waited: \(latencies)")
+            // Before the fix other writers stalled 12.5 s. This process runs the whole suite at
+            // once on two cores, so the bound is loose; Tests/Reliability/run giant-share holds
+            // the same walk to 1 s in a quiet process.
+            #expect(try #require(latencies.max()) < .seconds(2), "other writers waited: \(latencies)")
         }
     }
 
