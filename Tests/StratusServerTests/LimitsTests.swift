@@ -7,19 +7,34 @@ import Testing
 struct LimitsTests {
     /// Sends `body` to records/modify in zone Trips and checks it is rejected with 400 BAD_REQUEST
     /// and that the zone did not change.
-    private func expectRejected(_ label: String, body: ByteBuffer, server: TestServer) async throws {
+    private func expectRejected(_ label: String, body: ByteBuffer, server: TestServer, limitExceeded: Bool = false) async throws {
         let before = try await server.allZoneChanges("Trips", limit: 200)
         let response = try await server.raw("records/modify", body: body)
         #expect(response.status == .badRequest, "\(label): \(response.status)")
         let error = try #require(response.errorBody, "\(label): \(response.text)")
         #expect(error.serverErrorCode == .badRequest, "\(label)")
         #expect(!error.reason.isEmpty && !error.uuid.isEmpty)
+        if limitExceeded { #expect(error.ckErrorCode == CKErrorCodeNumber.limitExceeded, "\(label): split the request") }
         let after = try await server.allZoneChanges("Trips", token: before.token, limit: 200)
         #expect(after.pages.flatMap(\.records).isEmpty, "\(label): something was written")
     }
 
     private func encode(_ request: ModifyRecordsRequest) throws -> ByteBuffer {
         ByteBuffer(data: try JSONEncoder().encode(request))
+    }
+
+    @Test("a record over 1 MB is its own limit-exceeded item; the rest of a non-atomic batch saves")
+    func oversizedRecord() async throws {
+        try await TestServer.run { server in
+            try await server.createZone("Trips")
+            let big = RecordOperation(.create, Records.destination("big", caption: String(repeating: "x", count: 1_000_001)))
+            let results = try await server.modify([Records.create("small"), big], zone: "Trips", atomic: false)
+            #expect(results[0].record?.recordName == "small")
+            #expect(results[1].error?.serverErrorCode == .badRequest && results[1].error?.ckErrorCode == CKErrorCodeNumber.limitExceeded)
+            let atomic = try await server.modify([Records.create("other"), big], zone: "Trips")
+            #expect(atomic[0].error?.serverErrorCode == .atomicError && atomic[1].error?.ckErrorCode == CKErrorCodeNumber.limitExceeded)
+            #expect(try await server.lookup(["small", "big", "other"], zone: "Trips").map { $0.record != nil } == [true, false, false])
+        }
     }
 
     @Test("over-limit and malformed requests get BAD_REQUEST and change nothing")
@@ -29,17 +44,13 @@ struct LimitsTests {
             let zone = ZoneID(zoneName: "Trips")
 
             let tooMany = ModifyRecordsRequest(operations: (0...200).map { Records.create("r\($0)") }, zoneID: zone)
-            try await expectRejected("201 operations", body: try encode(tooMany), server: server)
-
-            let bigRecord = Records.destination("big", caption: String(repeating: "x", count: 1_000_001))
-            let oneBig = ModifyRecordsRequest(operations: [Records.create("small"), RecordOperation(.create, bigRecord)], zoneID: zone, atomic: false)
-            try await expectRejected("record over 1 MB", body: try encode(oneBig), server: server)
+            try await expectRejected("201 operations", body: try encode(tooMany), server: server, limitExceeded: true)
 
             let hugeBody = ModifyRecordsRequest(
                 operations: (0..<3).map { RecordOperation(.create, Records.destination("h\($0)", caption: String(repeating: "y", count: 900_000))) },
                 zoneID: zone, atomic: false
             )
-            try await expectRejected("body over 2 MB", body: try encode(hugeBody), server: server)
+            try await expectRejected("body over 2 MB", body: try encode(hugeBody), server: server, limitExceeded: true)
 
             try await expectRejected("malformed JSON", body: ByteBuffer(string: #"{"operations": [ {"operationType": "create""#), server: server)
             try await expectRejected("not an object", body: ByteBuffer(string: "[1,2,3]"), server: server)

@@ -58,10 +58,13 @@ struct UsersTests {
                 #expect(users[0].userRecordName == server.userRecordName("bob") && users[0].nameComponents?.givenName == "Bob")
                 #expect(users[1] == UserIdentity(lookupInfo: LookupInfo(emailAddress: "carol@example.com")))
                 #expect(users[2].userRecordName == server.userRecordName("bob"))
+                #expect(users[2].lookupInfo == LookupInfo(userRecordName: server.userRecordName("bob")), "found by name: no email revealed")
                 #expect(users[3].userRecordName == nil)
             }
             let all = try await send(server, "\(TestServer.base)/public/users/discover", as: "alice").decode(UserIdentitiesResponse.self)
-            #expect(all.users.compactMap(\.lookupInfo?.emailAddress) == ["alice@example.com", "bob@example.com"])
+            // The other discoverable accounts, by user record name only: no email is revealed.
+            #expect(all.users.compactMap(\.userRecordName) == [server.userRecordName("bob")])
+            #expect(all.users.allSatisfy { $0.lookupInfo?.emailAddress == nil })
 
             let byEmail = try await send(
                 server, "\(TestServer.base)/public/users/lookup/email", as: "alice", method: .post,

@@ -12,7 +12,6 @@ import StratusStore
 public struct ChangeService: Sendable {
     let store: any RecordStore & ShareStore & IdentityStore
     let access: DatabaseAccess
-    let defaultZones: DefaultZones
     let configuration: CoreConfiguration
 
     /// Zones created, changed or deleted since the database token.
@@ -39,9 +38,9 @@ public struct ChangeService: Sendable {
                 let token = ChangeToken(kind: .database, sequence: page.throughSeq).encoded
                 return DatabaseChangesResponse(zones: zones, syncToken: token, moreComing: page.moreComing)
             }
-            try await defaultZones.ensure(in: database)
             let page = try await store.databaseChanges(in: database, after: after, limit: limit)
-            let zones = page.zones.map { zone in
+            // The default zone keeps no change history: it is never a database change.
+            let zones = page.zones.filter { $0.name != ZoneID.defaultZoneName }.map { zone in
                 Zone(zoneID: access.zoneID(named: zone.name, in: database), deleted: zone.isDeleted ? true : nil)
             }
             let token = ChangeToken(kind: .database, sequence: page.throughSeq).encoded
@@ -107,7 +106,7 @@ public struct ChangeService: Sendable {
             // Access granted again after a removal: what the participant holds may be stale.
             if syncToken != nil, let view = target.view, after < view.accessSeq { throw CoreError.changeTokenExpired }
             let key = target.zone
-            if key.name == ZoneID.defaultZoneName { try await defaultZones.ensure(in: database) }
+            guard key.name != ZoneID.defaultZoneName else { throw CoreError.noChangesInDefaultZone }
             let page = try await store.changes(
                 in: key, generation: generation, after: after, recordTypes: recordTypes, names: target.visibleNames, limit: limit
             )

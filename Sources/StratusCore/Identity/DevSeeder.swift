@@ -34,7 +34,9 @@ public struct DevSeeder: Sendable {
             if let existing = try await identity.account(email: email) {
                 account = existing
             } else {
-                account = try await identity.createAccount(email: email, givenName: name.capitalized, familyName: "Example")
+                account = try await identity.createAccount(
+                    email: email, givenName: name.capitalized, familyName: "Example", discoverable: true
+                )
             }
             let token = try await identity.createWebAuthToken(userRecordName: account.userRecordName, container: DevSeeder.container)
             accounts.append(.init(name: name, email: email, userRecordName: account.userRecordName, webAuthToken: token))

@@ -97,10 +97,10 @@ public struct IdentityService: Sendable {
         return token
     }
 
-    /// Creates an account with a new user record name.
+    /// Creates an account with a new user record name; others discover it only once it opts in.
     /// - Throws: `EXISTS` when the email is taken; `BAD_REQUEST` for an invalid email.
     public func createAccount(
-        email: String, givenName: String?, familyName: String?, discoverable: Bool = true
+        email: String, givenName: String?, familyName: String?, discoverable: Bool = false
     ) async throws(CoreError) -> AccountInfo {
         guard NameRules.isValidEmail(email) else {
             throw CoreError.badRequest("invalid email '\(email)'")

@@ -28,6 +28,11 @@ enum NameRules {
         return scalars.count <= 254 && email.contains("@") && scalars.allSatisfy { (0x21...0x7E).contains($0.value) }
     }
 
+    /// Record types CloudKit keeps for its own records (`cloudkit.share` is only ever a share).
+    static func isReservedRecordType(_ recordType: String) -> Bool {
+        recordType.lowercased().hasPrefix("cloudkit.")
+    }
+
     /// Record types and field names: an ASCII letter, then letters, digits, `_` or `.`, at most 255.
     static func isValidIdentifier(_ name: String) -> Bool {
         let scalars = name.unicodeScalars

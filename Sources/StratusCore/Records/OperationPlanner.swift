@@ -20,6 +20,8 @@ struct OperationPlanner {
     let mayLearn: Bool
     /// Accounts and limits for share records.
     let shares: ShareContext
+    /// Bytes of one record's fields.
+    var recordBytes = ServiceLimits.strict.recordBytes
 
     /// Fields the schema does not know yet, to learn in the batch.
     private(set) var newFields: [SchemaField] = []
@@ -59,12 +61,26 @@ struct OperationPlanner {
             let write = RecordWrite(name: name, action: .delete, precondition: precondition, recordType: nil)
             return .write(write, desiredKeys: desiredKeys)
         }
+        let size = (record.fields ?? [:]).reduce(0) { $0 + $1.key.utf8.count + $1.value.value.dataSize }
+        guard size <= recordBytes else {
+            return .failure(RecordError(
+                recordName: name, serverErrorCode: .badRequest,
+                reason: "limit exceeded: record '\(name)' holds \(size) bytes (limit \(recordBytes) per record)",
+                uuid: UUID().uuidString, ckErrorCode: CKErrorCodeNumber.limitExceeded
+            ))
+        }
         let recordType = record.recordType ?? existingTypes[name]
         if ShareNames.isShareType(recordType) {
             return planShare(operation, name: name, desiredKeys: desiredKeys, precondition: precondition)
         }
         if let recordType, !NameRules.isValidIdentifier(recordType) {
             return failure(.badRequest, "invalid recordType '\(recordType)'")
+        }
+        if let recordType, NameRules.isReservedRecordType(recordType) {
+            return failure(.badRequest, "record types beginning with 'cloudkit.' are reserved for the system's own ('\(recordType)')")
+        }
+        if name == ShareNames.zoneWideShare {
+            return failure(.badRequest, "the record name \(ShareNames.zoneWideShare) is reserved for a zone-wide share")
         }
         if type == .create && recordType == nil {
             return failure(.badRequest, "create requires a recordType")

@@ -43,6 +43,7 @@ public struct RecordService: Sendable {
                 schema: schema, existingTypes: try await existingTypes(request, names: names, zone: target.zone),
                 mayLearn: ref.environment == .development, shares: shares
             )
+            planner.recordBytes = configuration.limits.recordBytes
             var plans = zip(request.operations, names).map { operation, name in
                 planner.plan(operation, name: name, requestDesiredKeys: request.desiredKeys)
             }
@@ -106,17 +107,7 @@ public struct RecordService: Sendable {
     }
 
     private func checkLimits(_ request: ModifyRecordsRequest) throws(CoreError) {
-        let limits = configuration.limits
         try configuration.checkCount(request.operations.count, of: "operations")
-        for operation in request.operations {
-            guard let fields = operation.record.fields, !fields.isEmpty else { continue }
-            let size = fields.reduce(0) { $0 + $1.key.utf8.count + $1.value.value.dataSize }
-            if size > limits.recordBytes {
-                throw CoreError.badRequest(
-                    "record '\(operation.record.recordName ?? "")' holds \(size) bytes (limit \(limits.recordBytes) per record)"
-                )
-            }
-        }
     }
 
     /// The stored types of records that operations update without naming their `recordType`.

@@ -8,11 +8,13 @@ extension CoreConfiguration {
         CoreError(.authenticationRequired, "request needs authorization", redirectURL: signInURL)
     }
 
-    /// - Throws: `BAD_REQUEST` when `count` items (operations, records, zones, users) exceed the
-    ///   per-request limit.
+    /// - Throws: `BAD_REQUEST` with `ckErrorCode` 27 (limit exceeded: split the request) when
+    ///   `count` items (operations, records, zones, users) exceed the per-request limit.
     func checkCount(_ count: Int, of items: String) throws(CoreError) {
         let limit = limits.operationsPerRequest
-        guard count <= limit else { throw CoreError.badRequest("too many \(items): \(count) (limit \(limit) per request)") }
+        guard count <= limit else {
+            throw CoreError.limitExceeded("too many \(items): \(count) (limit \(limit) per request)")
+        }
     }
 
     /// The page size for a request's `resultsLimit`: the limit's page size when absent, never more.

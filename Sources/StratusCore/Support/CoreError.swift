@@ -30,6 +30,17 @@ public struct CoreError: Error, Sendable, Hashable, CustomStringConvertible {
         ckErrorCode: CKErrorCodeNumber.changeTokenExpired
     )
 
+    /// A request over a size or count limit (CKError.limitExceeded): the client splits it.
+    public static func limitExceeded(_ reason: String) -> CoreError {
+        CoreError(.badRequest, "limit exceeded: " + reason, ckErrorCode: CKErrorCodeNumber.limitExceeded)
+    }
+
+    /// Change tokens exist for custom zones only (CloudKit's default zone is not a sync zone).
+    public static let noChangesInDefaultZone = CoreError(
+        .badRequest,
+        "_defaultZone keeps no change history: change feeds and tokens exist for custom zones only; read it with records/query or records/lookup"
+    )
+
     /// Translates a store failure that reached a request boundary.
     init(_ error: StoreError) {
         switch error.kind {

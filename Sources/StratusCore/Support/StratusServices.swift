@@ -23,7 +23,7 @@ public struct StratusServices: Sendable {
         self.schema = SchemaService(store: store, cache: schemaCache)
         self.zones = ZoneService(store: store, access: access, defaultZones: defaultZones, configuration: configuration)
         self.queries = QueryService(store: store, access: access, schema: schemaCache, defaultZones: defaultZones, configuration: configuration)
-        self.changes = ChangeService(store: store, access: access, defaultZones: defaultZones, configuration: configuration)
+        self.changes = ChangeService(store: store, access: access, configuration: configuration)
         let identity = IdentityService(store: store, configuration: configuration, cache: CredentialCache())
         self.identity = identity
         self.admin = AdminService(store: store)

@@ -3,9 +3,10 @@ import StratusStore
 
 /// users/caller, users/current, users/discover and the legacy users/lookup/*.
 ///
-/// Every call needs a signed-in user. Others are found only while they are discoverable; an
-/// undiscoverable or unknown user comes back from users/discover as its `lookupInfo` alone and is
-/// left out of users/lookup/*.
+/// Every call needs a signed-in user. Others are found only while they are discoverable (an
+/// account opts in); an undiscoverable or unknown user comes back from users/discover as its
+/// `lookupInfo` alone and is left out of users/lookup/*. Another user's email is never revealed:
+/// an identity's `lookupInfo` is what the caller looked it up by.
 public struct UserService: Sendable {
     let store: any IdentityStore
     let identity: IdentityService
@@ -14,7 +15,8 @@ public struct UserService: Sendable {
     /// The caller's own identity (always with names: it is the caller's).
     public func caller(scope: RequestScope) async throws(CoreError) -> CallerIdentityResponse {
         let account = try await signedIn(scope)
-        return CallerIdentityResponse(identity: userIdentity(of: account), userRecordName: account.userRecordName)
+        let ownLookup = LookupInfo(emailAddress: account.email, userRecordName: account.userRecordName)
+        return CallerIdentityResponse(identity: userIdentity(of: account, lookupInfo: ownLookup), userRecordName: account.userRecordName)
     }
 
     /// The legacy users/current: the caller's record name, and names when the caller is discoverable.
@@ -32,7 +34,7 @@ public struct UserService: Sendable {
         for info in request.lookupInfos {
             let account = try await find(email: info.emailAddress, userRecordName: info.userRecordName)
             if let account, account.discoverable {
-                users.append(userIdentity(of: account))
+                users.append(userIdentity(of: account, lookupInfo: info))
             } else {
                 users.append(UserIdentity(lookupInfo: info))
             }
@@ -40,13 +42,17 @@ public struct UserService: Sendable {
         return UserIdentitiesResponse(users: users)
     }
 
-    /// Every discoverable user (CloudKit answers "the caller's contacts"; a simulator has no
-    /// contacts, so every discoverable account is one), at most one page.
+    /// The other users who opted in to discovery (CloudKit answers "the caller's contacts"; a
+    /// simulator has no contacts, so every discoverable account is one), at most one page, each
+    /// known by user record name only: listing reveals no one's email.
     public func discoverAll(scope: RequestScope) async throws(CoreError) -> UserIdentitiesResponse {
-        _ = try await signedIn(scope)
+        let caller = try await signedIn(scope)
         do {
-            let accounts = try await store.discoverableAccounts(limit: configuration.limits.resultsPerPage)
-            return UserIdentitiesResponse(users: accounts.map { userIdentity(of: AccountInfo($0)) })
+            let accounts = try await store.discoverableAccounts(limit: configuration.limits.resultsPerPage + 1)
+            let others = accounts.filter { $0.userRecordName != caller.userRecordName }.prefix(configuration.limits.resultsPerPage)
+            return UserIdentitiesResponse(users: others.map { account in
+                userIdentity(of: AccountInfo(account), lookupInfo: LookupInfo(userRecordName: account.userRecordName))
+            })
         } catch {
             throw CoreError(error)
         }
@@ -86,11 +92,13 @@ public struct UserService: Sendable {
         try await identity.account(userRecordName: userRecordName, email: email)
     }
 
-    private func userIdentity(of account: AccountInfo) -> UserIdentity {
+    /// The identity of `account` as found through `lookupInfo` (which holds only what the caller
+    /// already knew).
+    private func userIdentity(of account: AccountInfo, lookupInfo: LookupInfo) -> UserIdentity {
         UserIdentity(
             userRecordName: account.userRecordName,
             nameComponents: NameComponents(givenName: account.givenName, familyName: account.familyName),
-            lookupInfo: LookupInfo(emailAddress: account.email, userRecordName: account.userRecordName)
+            lookupInfo: lookupInfo
         )
     }
 }

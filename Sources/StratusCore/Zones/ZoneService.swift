@@ -114,10 +114,12 @@ public struct ZoneService: Sendable {
         }
     }
 
+    /// A stored zone on the wire; the default zone has no change token to hand out.
     private func wireZone(_ zone: StoredZone, in database: DatabaseKey) -> Zone {
         Zone(
             zoneID: access.zoneID(named: zone.name, in: database),
-            syncToken: ChangeToken(kind: .zone, zoneGeneration: zone.id, sequence: zone.lastSeq).encoded,
+            syncToken: zone.name == ZoneID.defaultZoneName
+                ? nil : ChangeToken(kind: .zone, zoneGeneration: zone.id, sequence: zone.lastSeq).encoded,
             atomic: zone.atomic
         )
     }

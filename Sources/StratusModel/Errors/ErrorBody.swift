@@ -35,10 +35,12 @@ public struct RecordError: Sendable, Hashable, Codable, Error {
     public var uuid: String?
     public var redirectURL: String?
     public var serverRecord: Record?
+    /// The native CKError code where the web code is ambiguous (27: limit exceeded).
+    public var ckErrorCode: Int?
 
     public init(
         recordName: String?, serverErrorCode: ServerErrorCode, reason: String,
-        uuid: String? = nil, serverRecord: Record? = nil, retryAfter: Int? = nil
+        uuid: String? = nil, serverRecord: Record? = nil, retryAfter: Int? = nil, ckErrorCode: Int? = nil
     ) {
         self.recordName = recordName
         self.serverErrorCode = serverErrorCode
@@ -46,6 +48,7 @@ public struct RecordError: Sendable, Hashable, Codable, Error {
         self.uuid = uuid
         self.serverRecord = serverRecord
         self.retryAfter = retryAfter
+        self.ckErrorCode = ckErrorCode
     }
 }
 

@@ -69,4 +69,6 @@ public struct ServerErrorCode: RawRepresentable, Sendable, Hashable, Codable, Cu
 public enum CKErrorCodeNumber {
     /// `CKError.Code.changeTokenExpired`: refetch from no token.
     public static let changeTokenExpired = 21
+    /// `CKError.Code.limitExceeded`: the request (or record) is too large; split it and retry.
+    public static let limitExceeded = 27
 }

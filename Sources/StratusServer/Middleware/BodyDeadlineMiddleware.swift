@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 import StratusCore
 
 /// Reads each request's body before any handler runs, within the size limit and a deadline:
@@ -16,7 +17,7 @@ struct BodyDeadlineMiddleware<Context: RequestContext>: RouterMiddleware {
                 var request = request
                 do {
                     _ = try await request.collectBody(upTo: limit)
-                } catch let error as HTTPError where error.status == .contentTooLarge {
+                } catch is NIOTooManyBytesError {
                     throw JSONBody.tooLarge(limit)
                 } catch {
                     // The connection closed (or broke) before the body was complete.

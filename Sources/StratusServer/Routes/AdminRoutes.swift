@@ -36,7 +36,7 @@ struct AdminRoutes {
     @Sendable private func createAccount(_ request: Request, context: StratusRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(CreateAccountRequest.self, from: request, limit: limit)
         let account = try await services.identity.createAccount(
-            email: body.email, givenName: body.givenName, familyName: body.familyName, discoverable: body.discoverable ?? true
+            email: body.email, givenName: body.givenName, familyName: body.familyName, discoverable: body.discoverable ?? false
         )
         return try JSONBody.response(account)
     }

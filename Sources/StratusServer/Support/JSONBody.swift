@@ -44,7 +44,7 @@ enum JSONBody {
 
     /// The refusal of a body over `limit` bytes.
     static func tooLarge(_ limit: Int) -> CoreError {
-        CoreError.badRequest("request body exceeds the limit of \(limit) bytes")
+        CoreError.limitExceeded("request body exceeds the limit of \(limit) bytes")
     }
 
     /// A 200 response carrying `value` as JSON.

@@ -90,7 +90,8 @@ struct Journal {
         let container = container(as: account)
         let database = scope == .shared ? container.sharedCloudDatabase : container.privateCloudDatabase
         var snapshot: Snapshot = [:]
-        for zone in try await database.allZones() {
+        // The journal lives in custom zones; the default zone has no change feed.
+        for zone in try await database.allZones() where !zone.zoneID.isDefaultZone {
             var token: String?
             while true {
                 let page = try await database.zoneChanges(zone.zoneID, since: token)
