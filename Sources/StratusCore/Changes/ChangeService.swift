@@ -58,13 +58,16 @@ public struct ChangeService: Sendable {
         var results: [ZoneChangesResult] = []
         for options in request.zones {
             do throws(CoreError) {
-                let page = try await page(
+                var page = try await page(
                     zoneID: options.zoneID, syncToken: options.syncToken,
                     resultsLimit: options.resultsLimit ?? request.resultsLimit,
                     desiredKeys: options.desiredKeys ?? request.desiredKeys,
                     recordTypes: options.desiredRecordTypes ?? request.desiredRecordTypes,
                     database: database
                 )
+                // `reverse`: the page's records newest change first (the page, its token and
+                // `moreComing` stay the same, so paging forward is unchanged).
+                if options.reverse ?? request.reverse ?? false { page.records.reverse() }
                 results.append(.success(page))
             } catch {
                 if error.code == .internalError || error.code == .tryAgainLater { throw error }

@@ -30,18 +30,6 @@ enum FieldRules {
     /// The records in the same zone that the fields' `DELETE_SELF` and `VALIDATE` references
     /// point at: each must exist when the write commits (CloudKit's `VALIDATING_REFERENCE_ERROR`).
     static func requiredTargets(of fields: [String: Field]) -> Set<String> {
-        var names: Set<String> = []
-        func collect(_ value: FieldValue) {
-            switch value {
-            case .reference(let reference) where reference.action == .deleteSelf || reference.action == .validate:
-                names.insert(reference.recordName)
-            case .list(let items):
-                items.forEach(collect)
-            default:
-                break
-            }
-        }
-        fields.values.forEach { collect($0.value) }
-        return names
+        fields.referencedNames(actions: [.deleteSelf, .validate])
     }
 }

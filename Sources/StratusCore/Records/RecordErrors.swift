@@ -38,6 +38,11 @@ enum RecordErrors {
                 error = RecordError(recordName: name, serverErrorCode: .badRequest, reason: reason, uuid: UUID().uuidString)
             case .atomicAborted:
                 error = atomic(name)
+            case .missingParent(let parent):
+                error = RecordError(
+                    recordName: name, serverErrorCode: .validatingReferenceError,
+                    reason: "the parent of record '\(name)', record '\(parent)', does not exist in the zone", uuid: UUID().uuidString
+                )
             case .missingReference(let target):
                 error = RecordError(
                     recordName: name, serverErrorCode: .validatingReferenceError,

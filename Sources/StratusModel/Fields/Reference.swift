@@ -17,3 +17,23 @@ public struct Reference: Sendable, Hashable, Codable {
         self.action = action
     }
 }
+
+extension Dictionary where Key == String, Value == Field {
+    /// The names of the records these fields' references (lists included) point at with one of
+    /// `actions` (a missing action is `NONE`).
+    public func referencedNames(actions: Set<Reference.Action>) -> Set<String> {
+        var names: Set<String> = []
+        func collect(_ value: FieldValue) {
+            switch value {
+            case .reference(let reference) where actions.contains(reference.action ?? .none):
+                names.insert(reference.recordName)
+            case .list(let items):
+                items.forEach(collect)
+            default:
+                break
+            }
+        }
+        values.forEach { collect($0.value) }
+        return names
+    }
+}

@@ -2,8 +2,10 @@ import GRDB
 import StratusModel
 
 /// The batch's parents and required references, checked against the zone as the batch would
-/// leave it, whatever the order of its writes: a parent chain may not loop back to the record,
-/// and the targets of `DELETE_SELF` and `VALIDATE` references must exist.
+/// leave it, whatever the order of its writes: a new parent must exist and its chain may not loop
+/// back to the record, and the targets of `DELETE_SELF` and `VALIDATE` references must exist.
+/// (A parent deleted later leaves its children in place, pointing at nothing, as CloudKit's
+/// parent references do; re-saving such a child with the same parent is allowed.)
 ///
 /// The work is bounded by the batch: one statement reads which targets exist, and each parent
 /// chain is walked once (a record found to reach a root is not walked again).
@@ -38,8 +40,12 @@ extension BatchApplier {
         for (position, write) in writes.enumerated() where write.action != .delete {
             if let missing = write.requiredTargets.sorted().first(where: { !saved.contains($0) && (!live.contains($0) || deleted.contains($0)) }) {
                 failures[position] = .missingReference(missing)
-            } else if let parent = write.parentName, try walker.loops(from: parent, back: write.name) {
-                failures[position] = .invalid("record '\(write.name)' would be its own ancestor: its parent chain loops back to it")
+            } else if let parent = write.parentName {
+                if try !walker.exists(parent), try walker.storedParent(of: write.name) != parent {
+                    failures[position] = .missingParent(parent)
+                } else if try walker.loops(from: parent, back: write.name) {
+                    failures[position] = .invalid("record '\(write.name)' would be its own ancestor: its parent chain loops back to it")
+                }
             }
         }
         return failures
@@ -90,11 +96,27 @@ private struct ParentWalker {
         return false
     }
 
+    /// Whether the record exists once the batch applies (saved in it, or stored and not deleted by it).
+    func exists(_ node: String) throws -> Bool {
+        if saved.contains(node) { return true }
+        guard !deleted.contains(node) else { return false }
+        return try storedRow(node) != nil
+    }
+
+    /// The parent the stored record has now (`nil` for a root or a missing record).
+    func storedParent(of node: String) throws -> String? {
+        try storedRow(node)?["parent_name"]
+    }
+
     /// The node's parent once the batch applies; a record neither saved nor stored ends the chain.
     private func parent(of node: String) throws -> String? {
         if let parent = parents[node] { return parent }
         guard !deleted.contains(node) else { return nil }
-        return try String.fetchOne(
+        return try storedParent(of: node)
+    }
+
+    private func storedRow(_ node: String) throws -> Row? {
+        try Row.fetchOne(
             db.cachedStatement(sql: "SELECT parent_name FROM records WHERE zone_id = ? AND record_name = ? AND deleted = 0"),
             arguments: [zoneID, node]
         )

@@ -83,16 +83,8 @@ struct BatchApplier {
         switch write.action {
         case .delete:
             guard let record = live else { return .deleted(name: write.name) }
-            try tombstone(record, zoneID: zoneID, stamp: stamp, seq: &seq)
-            if ShareNames.isShareType(record.type) {
-                try stopSharing(record.name, zoneID: zoneID, stamp: stamp, seq: &seq)
-            } else if let shareName = record.shareName {
-                // Deleting a shared root deletes its share.
-                if let share = try SQLiteStore.fetchRecord(shareName, zoneID: zoneID, in: db, decoder: decoder), !share.deleted {
-                    try tombstone(share, zoneID: zoneID, stamp: stamp, seq: &seq)
-                }
-                try stopSharing(shareName, zoneID: zoneID, stamp: stamp, seq: &seq)
-            }
+            try delete(record, zoneID: zoneID, stamp: stamp, seq: &seq)
+            try deleteSources(of: record.name, zoneID: zoneID, stamp: stamp, seq: &seq)
             return .deleted(name: write.name)
         case .create:
             if let live { return .failed(.exists(live)) }
@@ -116,7 +108,24 @@ struct BatchApplier {
             record.seq = seq
             if write.createShortGUID, record.shortGUID == nil { record.shortGUID = ShareRows.newShortGUID() }
             try upsert(record, fieldsJSON: replace ? fieldsJSON : nil, zoneID: zoneID)
+            try updateReferences(of: record, before: live, zoneID: zoneID)
             return .saved(record)
+        }
+    }
+
+    /// Deletes a live record: its tombstone, its DELETE_SELF references, and its share (a
+    /// share's rows, or the share of a shared root).
+    func delete(_ record: StoredRecord, zoneID: Int64, stamp: RecordStamp, seq: inout Int64) throws {
+        try tombstone(record, zoneID: zoneID, stamp: stamp, seq: &seq)
+        try updateReferences(of: nil, before: record, zoneID: zoneID)
+        if ShareNames.isShareType(record.type) {
+            try stopSharing(record.name, zoneID: zoneID, stamp: stamp, seq: &seq)
+        } else if let shareName = record.shareName {
+            // Deleting a shared root deletes its share.
+            if let share = try SQLiteStore.fetchRecord(shareName, zoneID: zoneID, in: db, decoder: decoder), !share.deleted {
+                try tombstone(share, zoneID: zoneID, stamp: stamp, seq: &seq)
+            }
+            try stopSharing(shareName, zoneID: zoneID, stamp: stamp, seq: &seq)
         }
     }
 
@@ -141,6 +150,7 @@ struct BatchApplier {
             parentName: write.parentName, shortGUID: write.createShortGUID ? ShareRows.newShortGUID() : nil, seq: seq
         )
         try upsert(record, fieldsJSON: fieldsJSON, zoneID: zoneID)
+        try updateReferences(of: record, before: nil, zoneID: zoneID)
         return .saved(record)
     }
 

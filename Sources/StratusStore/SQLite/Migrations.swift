@@ -152,6 +152,27 @@ enum Migrations {
                     """
             )
         }
+        migrator.registerMigration("v5-delete-self-references") { db in
+            // Which records point at which with DELETE_SELF, so deleting a target finds its
+            // sources without reading the zone; filled from the records already stored.
+            try db.execute(
+                sql: """
+                    CREATE TABLE record_references (
+                        zone_id INTEGER NOT NULL,
+                        target_name TEXT NOT NULL,
+                        source_name TEXT NOT NULL,
+                        PRIMARY KEY (zone_id, target_name, source_name)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX record_references_source ON record_references (zone_id, source_name);
+
+                    INSERT OR IGNORE INTO record_references (zone_id, target_name, source_name)
+                    SELECT r.zone_id, json_extract(t.value, '$.recordName'), r.record_name
+                    FROM records r, json_tree(r.fields) t
+                    WHERE r.deleted = 0 AND t.type = 'object' AND json_extract(t.value, '$.action') = 'DELETE_SELF'
+                        AND json_extract(t.value, '$.recordName') IS NOT NULL;
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -86,6 +86,8 @@ public enum WriteFailure: Sendable, Hashable {
     case atomicAborted
     /// A `DELETE_SELF` or `VALIDATE` reference names a record the zone does not hold.
     case missingReference(String)
+    /// The write gives the record a `parent` the zone does not hold.
+    case missingParent(String)
 }
 
 /// The result of one write, in batch order.
