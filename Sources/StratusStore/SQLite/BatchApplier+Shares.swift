@@ -22,6 +22,7 @@ extension BatchApplier {
         var participants = share.participants.map { BatchApplier.merge($0, into: before) } ?? before
         participants = BatchApplier.applyPublicPermission(from: row.publicPermission, to: permission, participants)
         if let failure = BatchApplier.checkLimit(participants, share.participantLimit) { return .failed(failure) }
+        if let failure = BatchApplier.checkNotMixed(participants, before: before, permission: permission) { return .failed(failure) }
 
         seq += 1
         if case .save(replace: true) = write.action {
@@ -59,6 +60,7 @@ extension BatchApplier {
         let permission = share.publicPermission ?? SharePermission.none
         let participants = BatchApplier.merge(share.participants ?? [], into: [owner])
         if let failure = BatchApplier.checkLimit(participants, share.participantLimit) { return .failed(failure) }
+        if let failure = BatchApplier.checkNotMixed(participants, before: [owner], permission: permission) { return .failed(failure) }
         let guid = root?.shortGUID ?? ShareRows.newShortGUID()
 
         seq += 1
@@ -147,18 +149,29 @@ extension BatchApplier {
         return result
     }
 
-    /// Opening a private share to the public drops its pending invitations; closing a public
-    /// share drops its public users (CKShare's rules).
+    /// Opening a private share to the public drops its pending invitations (accepted ones stay);
+    /// closing a public share removes every participant but the owner (CKShare's rules).
     static func applyPublicPermission(
         from old: SharePermission, to new: SharePermission, _ participants: [StoredParticipant]
     ) -> [StoredParticipant] {
         guard old != new else { return participants }
         return participants.map { participant in
             var participant = participant
+            guard participant.role != .owner else { return participant }
             if old == .none, participant.status == .invited { participant.status = .removed }
-            if new == .none, participant.role == .publicUser { participant.status = .removed }
+            if new == .none { participant.status = .removed }
             return participant
         }
+    }
+
+    /// A public share takes no new invitations: its participant list changes only while it is
+    /// private (private and public participants are not mixed).
+    static func checkNotMixed(_ participants: [StoredParticipant], before: [StoredParticipant], permission: SharePermission) -> WriteFailure? {
+        guard permission != .none else { return nil }
+        let wasActive = Set(before.filter { $0.status != .removed }.map(\.id))
+        let invites = participants.contains { $0.status == .invited && $0.role != .publicUser && !wasActive.contains($0.id) }
+        guard invites else { return nil }
+        return .invalid("a public share (publicPermission \(permission.rawValue)) takes no invitations: private and public participants are not mixed")
     }
 
     static func checkLimit(_ participants: [StoredParticipant], _ limit: Int) -> WriteFailure? {
