@@ -1,8 +1,9 @@
 import StratusModel
 import StratusStore
 
-/// records/modify in the shared database: a participant deleting a share leaves it; every
-/// other write passes ``SharedWritePolicy`` before the batch.
+/// records/modify in the shared database: a participant deleting a share leaves it (a write of
+/// the batch like any other: its change tag is checked, and an atomic batch leaves only if every
+/// write succeeds); every other write passes ``SharedWritePolicy`` before the batch.
 extension RecordService {
     func sharedPlans(
         _ plans: [OperationPlanner.Plan], request: ModifyRecordsRequest, names: [String], view: SharedZoneView, user: String
@@ -10,8 +11,9 @@ extension RecordService {
         var plans = plans
         for (index, (operation, name)) in zip(request.operations, names).enumerated()
         where operation.operationType.isDelete && view.grant(ofShare: name) != nil {
-            _ = try await store.leave(share: name, in: view.key, user: user, timestamp: configuration.now())
-            plans[index] = .answered(.success(RecordMapper(zoneID: view.zoneID).deleted(name)))
+            guard case .write(var write, let desiredKeys) = plans[index] else { continue }
+            write.action = .leave
+            plans[index] = .write(write, desiredKeys: desiredKeys)
         }
         var hidden = Set<String>()
         if let visible = view.visibleNames {

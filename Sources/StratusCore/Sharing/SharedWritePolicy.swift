@@ -27,6 +27,8 @@ struct SharedWritePolicy {
 
     private func denial(of write: RecordWrite, joined: inout Set<String>) -> String? {
         let name = write.name
+        // Leaving a share the caller takes part in is always theirs to do.
+        if write.action == .leave { return nil }
         if write.share != nil {
             guard write.action != .create, let grant = view.grant(ofShare: name), grant.participant.role.managesParticipants else {
                 return "only the share's owner and its administrators may change the share"

@@ -60,12 +60,9 @@ public struct ZoneService: Sendable {
         try access.requireZones(in: database, "zones/modify")
         try configuration.checkCount(request.operations.count, of: "zones")
         if database.scope == .shared {
-            return ZonesResponse(zones: request.operations.map { operation in
-                .failure(ZoneError(
-                    zoneID: operation.zone.zoneID, serverErrorCode: .accessDenied,
-                    reason: "zones in the shared database belong to their owners: only the owner creates or deletes them"
-                ))
-            })
+            var results: [ZoneResult] = []
+            for operation in request.operations { results.append(try await leaveOrRefuse(operation, in: database)) }
+            return ZonesResponse(zones: results)
         }
         var results: [ZoneResult] = []
         for operation in request.operations {
@@ -111,6 +108,29 @@ public struct ZoneService: Sendable {
                 syncToken: ChangeToken(kind: .zone, zoneGeneration: shared.zone.id, sequence: shared.zone.lastSeq).encoded,
                 atomic: shared.zone.atomic
             )
+        }
+    }
+
+    /// A zone operation in the shared database: deleting a shared zone leaves every share of it
+    /// the caller takes part in (the owner's zone and records stay); creating one is refused.
+    private func leaveOrRefuse(_ operation: ModifyZonesRequest.Operation, in database: DatabaseKey) async throws(CoreError) -> ZoneResult {
+        let zoneID = operation.zone.zoneID
+        guard operation.operationType == .delete else {
+            return .failure(ZoneError(
+                zoneID: zoneID, serverErrorCode: .accessDenied,
+                reason: "zones in the shared database belong to their owners: only the owner creates them"
+            ))
+        }
+        do {
+            guard let view = try await SharedZoneView.resolve(zoneID, in: database, store: store) else {
+                return .failure(ZoneError(zoneID: zoneID, serverErrorCode: .zoneNotFound, reason: "Zone not found"))
+            }
+            for grant in view.grants {
+                _ = try await store.leave(share: grant.share.record.name, in: view.key, user: view.user, timestamp: configuration.now())
+            }
+            return .success(Zone(zoneID: view.zoneID, deleted: true))
+        } catch {
+            throw CoreError(error)
         }
     }
 

@@ -85,6 +85,26 @@ extension BatchApplier {
         return .saved(record)
     }
 
+    /// The batch's author leaves the share `name`: their participation is removed, the share
+    /// record re-stamped (the owner sees it change), and their shared database told at once.
+    func leave(_ name: String, live: StoredRecord?, zoneID: Int64, stamp: RecordStamp, seq: inout Int64) throws -> WriteOutcome {
+        let user = batch.author.userRecordName
+        let rows = ShareRows(db: db)
+        guard var record = live, ShareNames.isShareType(record.type) else { return .failed(.notFound) }
+        var participants = try rows.participants(of: name, zoneID: zoneID)
+        guard let index = participants.firstIndex(where: { $0.userRecordName == user && $0.role != .owner && $0.status != .removed }) else {
+            return .failed(.notFound)
+        }
+        participants[index].status = .removed
+        seq += 1
+        record.modified = stamp
+        record.seq = seq
+        try upsert(record, fieldsJSON: nil, zoneID: zoneID)
+        try rows.replaceParticipants(participants, share: name, zoneID: zoneID)
+        try rows.refreshFeed(user: user, zoneID: zoneID, seq: seq)
+        return .deleted(name: name)
+    }
+
     /// Drops the share's rows (its record is already a tombstone), clears its root's `share`,
     /// and reports the zone removed to every participant who no longer sees it.
     func stopSharing(_ name: String, zoneID: Int64, stamp: RecordStamp, seq: inout Int64) throws {

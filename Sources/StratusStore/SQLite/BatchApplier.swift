@@ -86,6 +86,8 @@ struct BatchApplier {
             try delete(record, zoneID: zoneID, stamp: stamp, seq: &seq)
             try deleteSources(of: record.name, zoneID: zoneID, stamp: stamp, seq: &seq)
             return .deleted(name: write.name)
+        case .leave:
+            return try leave(write.name, live: live, zoneID: zoneID, stamp: stamp, seq: &seq)
         case .create:
             if let live { return .failed(.exists(live)) }
             return try insertNew(write, fieldsJSON: fieldsJSON, zoneID: zoneID, stamp: stamp, seq: &seq)

@@ -24,6 +24,9 @@ public struct RecordWrite: Sendable, Hashable {
         case save(replace: Bool)
         /// Make the record a tombstone.
         case delete
+        /// The author, a participant of the share record named, leaves it: their participation
+        /// is removed and the share record changes; to them it reads as deleted.
+        case leave
     }
 
     /// What the current row must be for the write to apply.
