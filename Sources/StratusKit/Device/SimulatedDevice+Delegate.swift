@@ -78,6 +78,9 @@ extension SimulatedDevice: SyncEngineDelegate {
             // the change stays pending and goes out again with the server's tag.
             if let server = error.serverRecord { try store.importRecord(server, scope: key.scope) }
         case .zoneNotFound where key.scope == .private:
+            // Save the zone again and re-create the record in it, with every local value: the
+            // user's edit is never dropped because the zone went away behind the device's back.
+            try store.forgetServerState(key)
             await syncEngine.add([PendingDatabaseChange.saveZone(key.zoneID)])
         case .unknownItem:
             try store.importDeletion(key)

@@ -121,6 +121,18 @@ extension LocalStore {
         }
     }
 
+    /// Forgets what the server knew of a record (its change tag and server version) and keeps
+    /// every local value: its next upload creates it again. What a device does when the record's
+    /// zone was deleted on the server and is being re-created (Apple's `zoneNotFound` recipe).
+    public func forgetServerState(_ key: RecordKey) throws {
+        try pool.write { db in
+            guard var local = try LocalStore.fetch(key, in: db) else { return }
+            local.changeTag = nil
+            local.serverRecord = nil
+            try write(local, in: db)
+        }
+    }
+
     /// Puts a record back to its last server version (or removes it if the server never had it)
     /// and drops its pending changes: what a device does when the server refuses them.
     public func revertToServer(_ key: RecordKey) throws {
