@@ -8,7 +8,9 @@ import StratusStore
 ///
 /// In the shared database the zones are other owners' zones the caller accepted a share of:
 /// one that stops being visible (left, removed, sharing stopped, deleted) is reported deleted,
-/// and a zone page holds only the records the caller's shares cover.
+/// and a zone page holds only the records the caller's shares cover, plus, when a record moved
+/// under or out of a shared root since the token, the records that entered (whole subtrees) and
+/// tombstones for those that left.
 public struct ChangeService: Sendable {
     let store: any RecordStore & ShareStore & IdentityStore
     let access: DatabaseAccess
@@ -110,8 +112,12 @@ public struct ChangeService: Sendable {
             if syncToken != nil, let view = target.view, after < view.accessSeq { throw CoreError.changeTokenExpired }
             let key = target.zone
             guard key.name != ZoneID.defaultZoneName else { throw CoreError.noChangesInDefaultZone }
+            // A participant's feed follows what their hierarchy shares cover: records that entered
+            // since the token come with it, records that left come as tombstones.
+            let hierarchyShares = target.view?.grants.filter { $0.covered != nil }.map(\.share.record.name) ?? []
             let page = try await store.changes(
-                in: key, generation: generation, after: after, recordTypes: recordTypes, names: target.visibleNames, limit: limit
+                in: key, generation: generation, after: after, recordTypes: recordTypes, names: target.visibleNames,
+                shares: hierarchyShares, limit: limit
             )
             var mapper = RecordMapper(zoneID: target.zoneID)
             mapper.shares = try await ShareRenderer.load(

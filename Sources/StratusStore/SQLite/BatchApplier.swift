@@ -27,6 +27,7 @@ struct BatchApplier {
         let startSeq = seq
         var outcomes: [WriteOutcome] = []
         outcomes.reserveCapacity(batch.writes.count)
+        var moves: [ParentMove] = []
         for (position, (write, json)) in zip(batch.writes, fieldsJSON).enumerated() {
             if let reason = schemaFailure(of: write, in: schemaFailures) {
                 outcomes.append(.failed(.invalid(reason)))
@@ -36,8 +37,9 @@ struct BatchApplier {
                 outcomes.append(.failed(failure))
                 continue
             }
-            outcomes.append(try apply(write, fieldsJSON: json, zoneID: zone.id, seq: &seq))
+            outcomes.append(try apply(write, fieldsJSON: json, zoneID: zone.id, seq: &seq, moves: &moves))
         }
+        if !moves.isEmpty { try recordCoverageChanges(moves, zoneID: zone.id, seq: &seq) }
         if batch.writes.contains(where: { $0.share != nil }) {
             // Creating a share re-stamps its root: answer with the root as it now is.
             outcomes = try outcomes.map { outcome in
@@ -65,7 +67,9 @@ struct BatchApplier {
     // MARK: - Writes
 
     /// `fieldsJSON` is `write.fields` encoded: stored as is wherever the record's fields are exactly those.
-    private func apply(_ write: RecordWrite, fieldsJSON: String, zoneID: Int64, seq: inout Int64) throws -> WriteOutcome {
+    private func apply(
+        _ write: RecordWrite, fieldsJSON: String, zoneID: Int64, seq: inout Int64, moves: inout [ParentMove]
+    ) throws -> WriteOutcome {
         let existing = try SQLiteStore.fetchRecord(write.name, zoneID: zoneID, in: db, decoder: decoder)
         let live = existing?.deleted == false ? existing : nil
         if let creator = write.requiredCreator, let live, live.created.userRecordName != creator {
@@ -99,6 +103,7 @@ struct BatchApplier {
                 return .failed(.invalid("record '\(write.name)' has type '\(record.type)', not '\(type)'"))
             }
             seq += 1
+            let oldParent = record.parentName
             if replace {
                 record.fields = write.fields
                 record.parentName = write.parentName
@@ -106,6 +111,7 @@ struct BatchApplier {
                 record.fields.merge(write.fields) { _, new in new }
                 record.parentName = write.parentName ?? record.parentName
             }
+            if record.parentName != oldParent { moves.append(ParentMove(name: record.name, from: oldParent, to: record.parentName)) }
             record.modified = stamp
             record.seq = seq
             if write.createShortGUID, record.shortGUID == nil { record.shortGUID = ShareRows.newShortGUID() }

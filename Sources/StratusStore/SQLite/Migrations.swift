@@ -173,6 +173,23 @@ enum Migrations {
                     """
             )
         }
+        migrator.registerMigration("v6-share-coverage") { db in
+            // When a record entered or left what a hierarchy share covers (moved under or out of
+            // its root), so participants' feeds carry the records that entered and tombstones
+            // for those that left.
+            try db.execute(
+                sql: """
+                    CREATE TABLE share_coverage (
+                        zone_id INTEGER NOT NULL,
+                        share_name TEXT NOT NULL,
+                        record_name TEXT NOT NULL,
+                        seq INTEGER NOT NULL,
+                        PRIMARY KEY (zone_id, share_name, record_name)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX share_coverage_seq ON share_coverage (zone_id, seq);
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -27,7 +27,7 @@ extension SQLiteStore {
     }
 
     public func changes(
-        in zone: ZoneKey, generation: Int64?, after seq: Int64, recordTypes: [String]?, names: Set<String>?, limit: Int
+        in zone: ZoneKey, generation: Int64?, after seq: Int64, recordTypes: [String]?, names: Set<String>?, shares: [String], limit: Int
     ) async throws(StoreError) -> ZoneChangePage {
         try await read { db in
             guard let stored = try SQLiteStore.fetchZone(zone, in: db) else { throw StoreError(.zoneNotFound) }
@@ -55,9 +55,17 @@ extension SQLiteStore {
             while let row = try rows.next() {
                 records.append(try SQLiteStore.record(from: row, decoder: decoder))
             }
+            // Where each entry stands in the feed: its change, or when it entered or left a share.
+            var positions = records.map(\.seq)
+            if let names, !shares.isEmpty {
+                (records, positions) = try SQLiteStore.mergeCoverageChanges(
+                    into: records, zoneID: stored.id, shares: shares, visible: names, recordTypes: recordTypes, after: seq, limit: limit,
+                    in: db, decoder: decoder
+                )
+            }
             if records.count > limit {
                 records.removeLast()
-                return ZoneChangePage(records: records, throughSeq: records.last?.seq ?? seq, moreComing: true, zone: stored)
+                return ZoneChangePage(records: records, throughSeq: positions[limit - 1], moreComing: true, zone: stored)
             }
             return ZoneChangePage(records: records, throughSeq: max(stored.lastSeq, seq), moreComing: false, zone: stored)
         }

@@ -32,9 +32,13 @@ public protocol RecordStore: Sendable {
     /// - Throws: ``StoreError/Kind/tokenExpired`` when `seq` is below the compaction horizon or
     ///   ahead of the zone's last change, or `generation` is not the zone's current incarnation
     ///   (a token never issued for the zone as it is); ``StoreError/Kind/zoneNotFound``.
-    /// `names`, when given, limits the feed to those records (a participant's view of a shared hierarchy).
-    func changes(in zone: ZoneKey, generation: Int64?, after seq: Int64, recordTypes: [String]?, names: Set<String>?, limit: Int)
-        async throws(StoreError) -> ZoneChangePage
+    /// `names`, when given, limits the feed to those records (a participant's view of a shared
+    /// hierarchy); `shares` are that view's hierarchy shares: records that entered one of them
+    /// after `seq` come back too, and records that left one (and are not in `names`) come back as
+    /// tombstones.
+    func changes(
+        in zone: ZoneKey, generation: Int64?, after seq: Int64, recordTypes: [String]?, names: Set<String>?, shares: [String], limit: Int
+    ) async throws(StoreError) -> ZoneChangePage
     /// Zones of a database created, changed or deleted after `seq`.
     /// - Throws: ``StoreError/Kind/tokenExpired`` when `seq` is ahead of the current sequence.
     func databaseChanges(in database: DatabaseKey, after seq: Int64, limit: Int) async throws(StoreError) -> DatabaseChangePage
@@ -52,7 +56,7 @@ extension RecordStore {
     public func changes(in zone: ZoneKey, generation: Int64?, after seq: Int64, recordTypes: [String]?, limit: Int)
         async throws(StoreError) -> ZoneChangePage
     {
-        try await changes(in: zone, generation: generation, after: seq, recordTypes: recordTypes, names: nil, limit: limit)
+        try await changes(in: zone, generation: generation, after: seq, recordTypes: recordTypes, names: nil, shares: [], limit: limit)
     }
 }
 
