@@ -20,6 +20,10 @@ public struct QueryService: Sendable {
     ///   `ZONE_NOT_FOUND`.
     public func query(_ request: QueryRecordsRequest, scope: RequestScope) async throws(CoreError) -> QueryRecordsResponse {
         let database = try access.database(for: scope)
+        let zoneWide = request.zoneWide ?? false
+        if zoneWide, database.scope == .shared {
+            throw CoreError.badRequest("zoneWide queries are served in the private and public databases; in the shared database name the zone")
+        }
         let resolved: ZoneTarget?
         do { resolved = try await ZoneTarget.resolve(request.zoneID, in: database, access: access, store: store) } catch { throw CoreError(error) }
         guard let target = resolved else { throw CoreError(.zoneNotFound, "Zone not found") }
@@ -30,7 +34,7 @@ public struct QueryService: Sendable {
         }
         let limit = try configuration.pageSize(request.resultsLimit)
         try checkSize(query)
-        let fingerprint = QueryService.fingerprint(query, zone: zone.name)
+        let fingerprint = QueryService.fingerprint(query, zone: zoneWide ? "*" : zone.name)
         var after: QueryCursor?
         if let marker = request.continuationMarker {
             guard let decoded = ContinuationMarker(encoded: marker), decoded.fingerprint == fingerprint else {
@@ -38,13 +42,19 @@ public struct QueryService: Sendable {
             }
             after = decoded.cursor
         }
-        let storageQuery = RecordQuery(
+        var storageQuery = RecordQuery(
             zone: zone, recordType: query.recordType,
             predicates: try (query.filterBy ?? []).map(QueryTranslation.predicate(for:)),
             sortKeys: try (query.sortBy ?? []).map(QueryTranslation.sortKey(for:)),
             limit: limit, after: after, names: target.visibleNames
         )
         do {
+            if zoneWide {
+                // Every zone of the database, the default zone included.
+                if database.scope != .public { try await defaultZones.ensure(in: database) }
+                let zones = try await store.zones(in: database).map { ZoneKey(database: database, name: $0.name) }
+                storageQuery.zones = zones.isEmpty ? [zone] : zones
+            }
             if database.environment == .production {
                 let ref = scope.database
                 try await IndexRequirements.check(
@@ -55,12 +65,22 @@ public struct QueryService: Sendable {
             }
             if zone.name == ZoneID.defaultZoneName { try await defaultZones.ensure(in: database) }
             let page = try await store.query(storageQuery)
-            var mapper = RecordMapper(zoneID: target.zoneID)
-            mapper.shares = try await ShareRenderer.load(
-                for: page.records, in: zone, caller: scope.caller.userRecordName, store: store, urlPrefix: configuration.shareURLPrefix
-            )
+            // Each record in its own zone's terms (a zoneWide page spans zones).
+            var mappers: [String: RecordMapper] = [:]
+            for key in Set(page.zones) {
+                var mapper = RecordMapper(zoneID: key == zone ? target.zoneID : access.zoneID(named: key.name, in: database))
+                mapper.shares = try await ShareRenderer.load(
+                    for: zip(page.records, page.zones).filter { $0.1 == key }.map(\.0), in: key, caller: scope.caller.userRecordName,
+                    store: store, urlPrefix: configuration.shareURLPrefix
+                )
+                mappers[key.name] = mapper
+            }
+            let records = zip(page.records, page.zones).map { record, key -> RecordResult in
+                let mapper = mappers[key.name] ?? RecordMapper(zoneID: target.zoneID)
+                return .success(mapper.record(record, desiredKeys: request.desiredKeys))
+            }
             return QueryRecordsResponse(
-                records: page.records.map { .success(mapper.record($0, desiredKeys: request.desiredKeys)) },
+                records: records,
                 continuationMarker: page.next.map { ContinuationMarker(fingerprint: fingerprint, cursor: $0).encoded }
             )
         } catch let error as CoreError {

@@ -13,8 +13,18 @@ struct QuerySQL {
 
     /// - Parameter indexes: the expression indexes on `records`: name → its `CREATE INDEX` SQL.
     init(_ query: RecordQuery, zoneID: Int64, indexes: [String: String] = [:]) throws {
-        var conditions = ["zone_id = ?", "record_type = ?", "deleted = 0"]
-        arguments += [zoneID, query.recordType]
+        try self.init(query, zoneIDs: [zoneID], indexes: indexes)
+    }
+
+    /// Several zones (`zoneWide`): rows carry `zone_id` as a sort component before the record
+    /// name, since a name is unique only within its zone.
+    init(_ query: RecordQuery, zoneIDs: [Int64], indexes: [String: String] = [:]) throws {
+        var conditions = [
+            zoneIDs.count == 1 ? "zone_id = ?" : "zone_id IN (\(databaseQuestionMarks(count: zoneIDs.count)))",
+            "record_type = ?", "deleted = 0",
+        ]
+        arguments += StatementArguments(zoneIDs)
+        arguments += [query.recordType]
         for predicate in query.predicates {
             conditions.append(try condition(for: predicate))
         }
@@ -34,6 +44,7 @@ struct QuerySQL {
             }
             components.append((expression, key.ascending))
         }
+        if zoneIDs.count > 1 { components.append(("zone_id", true)) }
         components.append(("record_name", true))
         componentCount = components.count
         if let cursor = query.after {
@@ -45,7 +56,7 @@ struct QuerySQL {
         let selected = components.map(\.expression).joined(separator: ", ")
         let order = components.map { "\($0.expression) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
         sql = """
-            SELECT \(SQLiteStore.recordColumns), \(selected) FROM records\(QuerySQL.indexHint(query, indexes))
+            SELECT \(SQLiteStore.recordColumns), \(selected), zone_id FROM records\(QuerySQL.indexHint(query, indexes))
             WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ?
             """
         arguments += [query.limit + 1]
@@ -264,20 +275,26 @@ extension SQLiteStore {
 
     public func query(_ query: RecordQuery) async throws(StoreError) -> QueryPage {
         try await read { db in
-            guard let zone = try SQLiteStore.fetchZone(query.zone, in: db) else { throw StoreError(.zoneNotFound) }
-            let statement = try QuerySQL(query, zoneID: zone.id, indexes: SQLiteStore.expressionIndexes(in: db))
+            var keys: [Int64: ZoneKey] = [:]
+            for key in query.zones {
+                if let zone = try SQLiteStore.fetchZone(key, in: db) { keys[zone.id] = key }
+            }
+            guard !keys.isEmpty else { throw StoreError(.zoneNotFound) }
+            let statement = try QuerySQL(query, zoneIDs: keys.keys.sorted(), indexes: SQLiteStore.expressionIndexes(in: db))
             let decoder = JSONDecoder()
             var records: [StoredRecord] = []
+            var zones: [ZoneKey] = []
             var lastComponents: [QueryCursor.Value] = []
             let rows = try Row.fetchCursor(db, sql: statement.sql, arguments: statement.arguments)
             while let row = try rows.next() {
                 if records.count == query.limit {
-                    return QueryPage(records: records, next: QueryCursor(values: lastComponents))
+                    return QueryPage(records: records, zones: zones, next: QueryCursor(values: lastComponents))
                 }
                 records.append(try SQLiteStore.record(from: row, decoder: decoder))
+                zones.append(keys[row[14 + statement.componentCount]] ?? query.zone)
                 lastComponents = (0..<statement.componentCount).map { SQLiteStore.cursorComponent(row, at: 14 + $0) }
             }
-            return QueryPage(records: records, next: nil)
+            return QueryPage(records: records, zones: zones, next: nil)
         }
     }
 

@@ -44,6 +44,8 @@ public struct RecordQuery: Sendable, Hashable {
     }
 
     public var zone: ZoneKey
+    /// Every zone the query searches (`zoneWide`); `[zone]` unless set.
+    public var zones: [ZoneKey]
     public var recordType: String
     public var predicates: [Predicate]
     public var sortKeys: [SortKey]
@@ -58,6 +60,7 @@ public struct RecordQuery: Sendable, Hashable {
         names: Set<String>? = nil
     ) {
         self.zone = zone
+        self.zones = [zone]
         self.recordType = recordType
         self.predicates = predicates
         self.sortKeys = sortKeys
@@ -88,11 +91,14 @@ public struct QueryCursor: Sendable, Hashable, Codable {
 /// One page of a query.
 public struct QueryPage: Sendable, Hashable {
     public var records: [StoredRecord]
+    /// The zone of each record, in order (several zones answer a `zoneWide` query).
+    public var zones: [ZoneKey]
     /// Set when more rows follow: where the next page starts.
     public var next: QueryCursor?
 
-    public init(records: [StoredRecord], next: QueryCursor?) {
+    public init(records: [StoredRecord], zones: [ZoneKey], next: QueryCursor?) {
         self.records = records
+        self.zones = zones
         self.next = next
     }
 }
