@@ -127,7 +127,12 @@ public actor SimulatedDevice {
                     let id = SyncRecordID(zoneID: export.key.zoneID, recordName: export.key.recordName)
                     return export.kind == .save ? .saveRecord(id) : .deleteRecord(id)
                 })
-                try await engine.sendChanges()
+                do {
+                    try await engine.sendChanges()
+                } catch let error as CloudError where error.code == .partialFailure {
+                    // Each refused change went to the delegate, which recovered it (merge,
+                    // re-create, or back to the server's version); the loop sends what remains.
+                }
             }
             fetchedPages = 0
             try await engine.fetchChanges()

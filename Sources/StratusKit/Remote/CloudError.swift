@@ -102,7 +102,7 @@ public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
     public init(_ error: RecordError) {
         self.init(
             serverErrorCode: error.serverErrorCode, reason: error.reason, retryAfter: error.retryAfter,
-            ckErrorCode: nil, serverRecord: error.serverRecord
+            ckErrorCode: error.ckErrorCode, serverRecord: error.serverRecord
         )
     }
 }

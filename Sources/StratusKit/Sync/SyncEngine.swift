@@ -15,6 +15,9 @@ public actor SyncEngine {
         public var container: CloudContainer
         /// Operations per records/modify (the server's limit: 200 by default).
         public var batchSize: Int = 200
+        /// Bytes of record fields per records/modify, kept under the server's body limit (2 MB);
+        /// a batch the server still finds too large is halved and sent again.
+        public var batchBytes: Int = 1_500_000
         /// Records per change page (`nil`: the server's page size).
         public var resultsLimit: Int?
         /// Attempts for a transient failure before giving up.
@@ -27,8 +30,8 @@ public actor SyncEngine {
     }
 
     public let configuration: Configuration
-    public private(set) var state: SyncEngineState
-    private let delegate: any SyncEngineDelegate
+    public internal(set) var state: SyncEngineState
+    let delegate: any SyncEngineDelegate
 
     public init(configuration: Configuration, state: SyncEngineState?, delegate: any SyncEngineDelegate) {
         self.configuration = configuration
@@ -36,7 +39,7 @@ public actor SyncEngine {
         self.delegate = delegate
     }
 
-    private var database: CloudDatabase { configuration.database }
+    var database: CloudDatabase { configuration.database }
 
     // MARK: - Pending changes
 
@@ -44,7 +47,7 @@ public actor SyncEngine {
     public func add(_ changes: [PendingDatabaseChange]) { state.add(changes) }
     public var hasPendingChanges: Bool { !state.pendingRecordZoneChanges.isEmpty || !state.pendingDatabaseChanges.isEmpty }
 
-    private func deliver(_ event: SyncEngineEvent) async throws {
+    func deliver(_ event: SyncEngineEvent) async throws {
         try await delegate.handleEvent(event, syncEngine: self)
     }
 
@@ -132,87 +135,10 @@ public actor SyncEngine {
         try await deliver(.stateUpdate(state))
     }
 
-    // MARK: - Send
-
-    /// Sends pending zone changes, then pending record changes in batches, each zone's in order.
-    public func sendChanges() async throws {
-        guard hasPendingChanges else { return }
-        try await deliver(.willSendChanges)
-        try await sendDatabaseChanges()
-        while let first = state.pendingRecordZoneChanges.first {
-            let zone = first.recordID.zoneID
-            let batch = Array(state.pendingRecordZoneChanges.filter { $0.recordID.zoneID == zone }.prefix(configuration.batchSize))
-            try await send(batch, in: zone)
-        }
-        try await deliver(.didSendChanges)
-    }
-
-    private func sendDatabaseChanges() async throws {
-        guard !state.pendingDatabaseChanges.isEmpty else { return }
-        let changes = state.pendingDatabaseChanges
-        let saving = changes.compactMap { if case .saveZone(let zone) = $0 { zone } else { nil } }
-        let deleting = changes.compactMap { if case .deleteZone(let zone) = $0 { zone } else { nil } }
-        let results = try await retrying { () async throws(CloudError) in try await self.database.modifyZones(saving: saving, deleting: deleting) }
-        var saved: [ZoneID] = []
-        var deleted: [ZoneID] = []
-        var failed: [(ZoneID, CloudError)] = []
-        for (zone, result) in zip(saving + deleting, results) {
-            switch result {
-            case .success: if saving.contains(zone) { saved.append(zone) } else { deleted.append(zone) }
-            case .failure(let error): failed.append((zone, error))
-            }
-        }
-        // Failures go to the delegate, which adds the change again if it wants another try.
-        state.pendingDatabaseChanges.removeAll { changes.contains($0) }
-        try await deliver(.sentDatabaseChanges(saved: saved, deleted: deleted, failed: failed))
-        try await deliver(.stateUpdate(state))
-    }
-
-    private func send(_ batch: [PendingRecordZoneChange], in zone: ZoneID) async throws {
-        var operations: [RecordOperation] = []
-        var sent: [PendingRecordZoneChange] = []
-        for change in batch {
-            switch change {
-            case .saveRecord(let id):
-                if let operation = await delegate.recordToSave(id, syncEngine: self) {
-                    operations.append(operation)
-                    sent.append(change)
-                }
-            case .deleteRecord(let id):
-                operations.append(RecordOperation(.forceDelete, Record(recordName: id.recordName)))
-                sent.append(change)
-            }
-        }
-        // Changes the delegate dropped leave the queue with the ones sent.
-        state.pendingRecordZoneChanges.removeAll { batch.contains($0) }
-        guard !operations.isEmpty else { return }
-        let request = operations
-        let results = try await retrying { () async throws(CloudError) in
-            try await self.database.modify(request, in: zone, atomic: false)
-        }
-        var saved: [Record] = []
-        var deleted: [SyncRecordID] = []
-        var failed: [FailedRecordSave] = []
-        var failedDeletes: [(SyncRecordID, CloudError)] = []
-        var retry: [PendingRecordZoneChange] = []
-        for ((change, operation), result) in zip(zip(sent, operations), results) {
-            switch (change, result) {
-            case (.saveRecord, .success(let record)): saved.append(record)
-            case (.deleteRecord(let id), .success): deleted.append(id)
-            case (_, .failure(let error)) where error.isTransient: retry.append(change)
-            case (.saveRecord, .failure(let error)): failed.append(FailedRecordSave(record: operation.record, error: error))
-            case (.deleteRecord(let id), .failure(let error)): failedDeletes.append((id, error))
-            }
-        }
-        state.add(retry)
-        try await deliver(.sentRecordZoneChanges(saved: saved, deleted: deleted, failed: failed, failedDeletes: failedDeletes))
-        try await deliver(.stateUpdate(state))
-    }
-
     // MARK: - Retries
 
     /// Runs `call`, retrying transient failures after the server's `retryAfter` (or a short backoff).
-    private func retrying<T: Sendable>(_ call: @Sendable () async throws(CloudError) -> T) async throws(CloudError) -> T {
+    func retrying<T: Sendable>(_ call: @Sendable () async throws(CloudError) -> T) async throws(CloudError) -> T {
         var attempt = 1
         while true {
             do {
