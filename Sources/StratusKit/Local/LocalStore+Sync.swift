@@ -107,7 +107,10 @@ extension LocalStore {
             record.changeTag = server.recordChangeTag
             record.serverRecord = server
             try write(record, in: db)
-            try appendHistory(key, .save, fields: fields.keys.sorted(), author: .syncImport, exported: true, in: db)
+            // A share is CloudKit's bookkeeping, not the app's data: it makes no history transaction.
+            if !ShareNames.isShareType(server.recordType) {
+                try appendHistory(key, .save, fields: fields.keys.sorted(), author: .syncImport, exported: true, in: db)
+            }
         }
     }
 

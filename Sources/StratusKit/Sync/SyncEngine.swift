@@ -130,6 +130,10 @@ public actor SyncEngine {
         let current = try await retrying { () async throws(CloudError) in try await self.configuration.container.userRecordName() }
         guard current != state.lastUserRecordName else { return }
         let previous = state.lastUserRecordName
+        if previous != nil {
+            // Another account (or none): what the engine knew and meant to send was the old one's.
+            state = SyncEngineState()
+        }
         state.lastUserRecordName = current
         try await deliver(.accountChange(previous: previous, current: current))
         try await deliver(.stateUpdate(state))
