@@ -13,8 +13,19 @@ struct SyncEngineSendTests {
         let records: [String: Record]
         private let log = Mutex<[String]>([])
         private let failures = Mutex<[String: CloudError.Code]>([:])
+        private let deletions = Mutex<[String: String]>([:])
+        /// What the app's own mirror would say a record's type is.
+        let types: [String: String]
 
-        init(records: [String: Record]) { self.records = records }
+        init(records: [String: Record], types: [String: String] = [:]) {
+            self.records = records
+            self.types = types
+        }
+
+        /// Deleted records' types as the fetch reported them, by name.
+        var deletedTypes: [String: String] { deletions.withLock { $0 } }
+
+        func recordType(of id: SyncRecordID, syncEngine: SyncEngine) async -> String? { types[id.recordName] }
 
         var events: [String] { log.withLock { $0 } }
         var failed: [String: CloudError.Code] { failures.withLock { $0 } }
@@ -26,6 +37,11 @@ struct SyncEngineSendTests {
         func handleEvent(_ event: SyncEngineEvent, syncEngine: SyncEngine) async throws {
             let name = String(describing: event).prefix { $0 != "(" }
             log.withLock { $0.append(String(name)) }
+            if case .fetchedRecordZoneChanges(_, let deleted) = event {
+                deletions.withLock { table in
+                    for deletion in deleted { table[deletion.recordID.recordName] = deletion.recordType ?? "?" }
+                }
+            }
             if case .sentRecordZoneChanges(_, _, let failed, _) = event {
                 failures.withLock { table in
                     for failure in failed { table[failure.record.recordName ?? ""] = failure.error.code }
@@ -97,6 +113,13 @@ struct SyncEngineSendTests {
             let server = try await journal.serverSnapshot(as: "alice", scope: .private)
             #expect(server.keys.filter { $0.contains("/Kept/") }.count == 5)
             #expect(SyncEngineSendTests.paired(delegate.events))
+
+            // A deletion fetched later carries the record's type.
+            _ = try await journal.container(as: "alice").privateCloudDatabase.modify(
+                [RecordOperation(.forceDelete, Record(recordName: "r0"))], in: zone
+            )
+            try await working.fetchChanges()
+            #expect(delegate.deletedTypes["r0"] == "Note")
         }
     }
 }

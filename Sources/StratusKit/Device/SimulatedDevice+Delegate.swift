@@ -11,6 +11,12 @@ extension SimulatedDevice: SyncEngineDelegate {
         return try? store.uploadOperation(for: key)
     }
 
+    /// The type the mirror holds for a record (the server's tombstones name no type).
+    public func recordType(of id: SyncRecordID, syncEngine: SyncEngine) async -> String? {
+        let key = RecordKey(scope: syncEngine.configuration.database.scope, zoneID: id.zoneID, recordName: id.recordName)
+        return (try? store.record(key))?.map(\.recordType) ?? nil
+    }
+
     public func handleEvent(_ event: SyncEngineEvent, syncEngine: SyncEngine) async throws {
         let scope = syncEngine.configuration.database.scope
         switch event {
@@ -33,7 +39,10 @@ extension SimulatedDevice: SyncEngineDelegate {
             fetchedPages += 1
             log(scope, "fetchedRecordZoneChanges")
             for record in modifications { try store.importRecord(record, scope: scope) }
-            for id in deletions { try store.importDeletion(RecordKey(scope: scope, zoneID: id.zoneID, recordName: id.recordName)) }
+            for deletion in deletions {
+                let id = deletion.recordID
+                try store.importDeletion(RecordKey(scope: scope, zoneID: id.zoneID, recordName: id.recordName))
+            }
         case .sentRecordZoneChanges(let saved, let deleted, let failed, let failedDeletes):
             var failures: [String: CloudError.Code] = [:]
             for record in saved {

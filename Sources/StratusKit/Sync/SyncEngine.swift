@@ -115,8 +115,12 @@ public actor SyncEngine {
             case .failure(let error):
                 throw error
             }
-            let deletions = page.records.filter { $0.deleted == true }.compactMap { record in
-                record.recordName.map { SyncRecordID(zoneID: zoneID, recordName: $0) }
+            var deletions: [RecordDeletion] = []
+            for record in page.records where record.deleted == true {
+                guard let name = record.recordName else { continue }
+                let id = SyncRecordID(zoneID: zoneID, recordName: name)
+                let type: String? = if let type = record.recordType { type } else { await delegate.recordType(of: id, syncEngine: self) }
+                deletions.append(RecordDeletion(recordID: id, recordType: type))
             }
             try await deliver(.fetchedRecordZoneChanges(modifications: page.records.filter { $0.deleted != true }, deletions: deletions))
             state.zoneTokens[key] = page.syncToken

@@ -66,6 +66,20 @@ public struct SyncEngineState: Sendable, Hashable, Codable {
     }
 }
 
+/// A record deleted on the server, as a fetch reports it (`CKSyncEngine`'s deletion: the ID
+/// and the record type).
+public struct RecordDeletion: Sendable, Hashable {
+    public var recordID: SyncRecordID
+    /// From the tombstone when the server sends it, else from the delegate (the device's
+    /// mirror); `nil` for a record neither knows.
+    public var recordType: String?
+
+    public init(recordID: SyncRecordID, recordType: String?) {
+        self.recordID = recordID
+        self.recordType = recordType
+    }
+}
+
 /// A save the server refused, with why.
 public struct FailedRecordSave: Sendable, Hashable {
     public var record: Record
@@ -91,7 +105,7 @@ public enum SyncEngineEvent: Sendable {
     case willFetchRecordZoneChanges(ZoneID)
     /// Stratus addition: the zone's token expired; the engine fetches the zone again from scratch.
     case zoneChangeTokenExpired(ZoneID)
-    case fetchedRecordZoneChanges(modifications: [Record], deletions: [SyncRecordID])
+    case fetchedRecordZoneChanges(modifications: [Record], deletions: [RecordDeletion])
     case didFetchRecordZoneChanges(ZoneID, error: CloudError?)
     case didFetchChanges
     case willSendChanges
@@ -105,6 +119,14 @@ public protocol SyncEngineDelegate: Sendable {
     /// Handles one event; the engine waits for it before the next. Throwing stops the fetch or
     /// send in progress (state saved so far stays saved).
     func handleEvent(_ event: SyncEngineEvent, syncEngine: SyncEngine) async throws
-    /// The record operation that sends a pending save, or `nil` to drop it.
+    /// The record operation that sends a pending save, or `nil` when there is none yet (the
+    /// change stays pending).
     func recordToSave(_ id: SyncRecordID, syncEngine: SyncEngine) async -> RecordOperation?
+    /// The type of a record the app holds (for deletions the server reports without one).
+    func recordType(of id: SyncRecordID, syncEngine: SyncEngine) async -> String?
+}
+
+extension SyncEngineDelegate {
+    /// Without a mirror to ask, a deletion's type is what the server sent.
+    public func recordType(of id: SyncRecordID, syncEngine: SyncEngine) async -> String? { nil }
 }
