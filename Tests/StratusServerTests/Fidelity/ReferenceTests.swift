@@ -10,11 +10,7 @@ struct ReferenceTests {
     }
 
     private func codes(_ operations: [[String: Any]], server: TestServer, atomic: Bool? = nil) async throws -> [String?] {
-        var body: [String: Any] = ["zoneID": ["zoneName": "R"], "operations": operations]
-        if let atomic { body["atomic"] = atomic }
-        let answer = try await server.json("records/modify", object: body)
-        #expect(answer.status == 200, "\(answer.body)")
-        return items(answer.body).map { $0["serverErrorCode"] as? String }
+        try await server.itemCodes(operations, zone: "R", atomic: atomic)
     }
 
     @Test("deleting a record deletes its DELETE_SELF sources, transitively, in the same commit")

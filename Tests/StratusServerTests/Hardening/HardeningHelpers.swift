@@ -16,6 +16,17 @@ extension TestServer {
         return (Int(response.status.code), body)
     }
 
+    /// records/modify in `zone`; each item's error code (`nil` for a saved record).
+    func itemCodes(
+        _ operations: [[String: Any]], zone: String, atomic: Bool? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> [String?] {
+        var body: [String: Any] = ["zoneID": ["zoneName": zone], "operations": operations]
+        if let atomic { body["atomic"] = atomic }
+        let answer = try await json("records/modify", object: body)
+        #expect(answer.status == 200, "\(answer.body)", sourceLocation: sourceLocation)
+        return items(answer.body).map { $0["serverErrorCode"] as? String }
+    }
+
     /// POSTs a JSON object built from Swift values.
     func json(
         _ operation: String, object: [String: Any], database: String = "private", as account: String? = "alice"

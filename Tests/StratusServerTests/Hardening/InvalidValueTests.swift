@@ -6,13 +6,8 @@ import Testing
 /// that is its own ancestor, references that require a record the zone does not hold.
 @Suite("hardening: invalid values are refused per item and change nothing")
 struct InvalidValueTests {
-    /// records/modify in zone H; returns each item's error code (`nil` for a saved record).
     private func codes(_ operations: [[String: Any]], server: TestServer, atomic: Bool? = nil) async throws -> [String?] {
-        var body: [String: Any] = ["zoneID": ["zoneName": "H"], "operations": operations]
-        if let atomic { body["atomic"] = atomic }
-        let answer = try await server.json("records/modify", object: body)
-        #expect(answer.status == 200, "\(answer.body)")
-        return items(answer.body).map { $0["serverErrorCode"] as? String }
+        try await server.itemCodes(operations, zone: "H", atomic: atomic)
     }
 
     @Test("a LOCATION off the globe is refused")
