@@ -95,7 +95,8 @@ struct SyncEngineSendTests {
             let zone = ZoneID(zoneName: "Kept", ownerRecordName: journal.userRecordName("alice"))
             _ = try await journal.container(as: "alice").privateCloudDatabase.modifyZones(saving: [zone])
             let records = Dictionary(uniqueKeysWithValues: (0..<5).map { ("r\($0)", Record(recordName: "r\($0)", recordType: "Note", fields: ["n": .int64(Int64($0))])) })
-            let delegate = Recorder(records: records)
+            // The delegate's mirror knows each record's type (tombstones carry none).
+            let delegate = Recorder(records: records, types: records.mapValues { $0.recordType ?? "" })
             var credentials = journal.account("alice").credentials
             credentials.webAuthToken = "not-a-token"
             let failing = SyncEngineSendTests.engine(journal, credentials: credentials, delegate: delegate)

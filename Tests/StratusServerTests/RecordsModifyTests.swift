@@ -136,10 +136,16 @@ struct RecordsModifyTests {
             ], zone: "Trips")
             #expect(saved.first?.record?.fields == fields)
 
-            // A bare number for a TIMESTAMP field and a bare base64 string for BYTES take the schema's type.
+            // A bare number for a TIMESTAMP field is refused, as CloudKit refuses it.
+            let bare = #"{"zoneID":{"zoneName":"Trips"},"operations":[{"operationType":"create","record":{"recordName":"braga","recordType":"Destination","fields":{"createdAt":{"value":1767225600001}}}}]}"#
+            let refused = try await server.raw("records/modify", body: .init(string: bare)).decode(RecordsResponse.self)
+            #expect(refused.records.first?.error?.serverErrorCode == .badRequest)
+            #expect(refused.records.first?.error?.reason.hasPrefix("Invalid value, expected type TIMESTAMP") == true)
+
+            // A bare base64 string for BYTES takes the schema's type; NUMBER_INT64 reads as INT64.
             let body = """
                 {"zoneID":{"zoneName":"Trips"},"operations":[{"operationType":"create","record":{"recordName":"porto",
-                "recordType":"Destination","fields":{"createdAt":{"value":1767225600001},"image":{"value":"AAEC"},
+                "recordType":"Destination","fields":{"createdAt":{"value":1767225600001,"type":"TIMESTAMP"},"image":{"value":"AAEC"},
                 "tags":{"value":["a","b"]},"visits":{"value":7,"type":"NUMBER_INT64"}}}}]}
                 """
             let response = try await server.raw("records/modify", body: .init(string: body))

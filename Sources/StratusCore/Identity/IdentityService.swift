@@ -22,6 +22,10 @@ public struct IdentityService: Sendable {
         }
         let granted = try await resolveAPIToken(apiToken)
         guard let granted, granted.container == database.container, granted.environment == database.environment else {
+            // Only on the way out: say which of container and token is wrong.
+            let known: Bool
+            do { known = try await store.containerExists(database.container) } catch { throw CoreError(error) }
+            guard known else { throw CoreError(.authenticationFailed, "no container '\(database.container)' on this server") }
             throw CoreError(.authenticationFailed, "invalid ckAPIToken for \(database.container) (\(database.environment.rawValue))")
         }
         guard let webAuthToken, !webAuthToken.isEmpty else {

@@ -10,7 +10,7 @@ extension OperationPlanner {
         let record = operation.record
         let type = operation.operationType
         func failure(_ reason: String) -> Plan {
-            .failure(RecordError(recordName: name, serverErrorCode: .badRequest, reason: reason, uuid: UUID().uuidString))
+            .failure(RecordError(recordName: name, serverErrorCode: .badRequest, reason: reason, uuid: ErrorUUID.make()))
         }
         guard shares.zoneMayHoldShares else { return failure("shares live in custom zones, not in the default zone") }
         guard type == .create || type.requiresChangeTag else {

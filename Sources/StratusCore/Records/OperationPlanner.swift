@@ -42,7 +42,7 @@ struct OperationPlanner {
     mutating func plan(_ operation: RecordOperation, name: String, requestDesiredKeys: [String]?) -> Plan {
         let record = operation.record
         func failure(_ code: ServerErrorCode, _ reason: String) -> Plan {
-            .failure(RecordError(recordName: name, serverErrorCode: code, reason: reason, uuid: UUID().uuidString))
+            .failure(RecordError(recordName: name, serverErrorCode: code, reason: reason, uuid: ErrorUUID.make()))
         }
         guard NameRules.isValidRecordName(name) else {
             return failure(.badRequest, "invalid recordName '\(name)'")
@@ -66,7 +66,7 @@ struct OperationPlanner {
             return .failure(RecordError(
                 recordName: name, serverErrorCode: .badRequest,
                 reason: "limit exceeded: record '\(name)' holds \(size) bytes (limit \(recordBytes) per record)",
-                uuid: UUID().uuidString, ckErrorCode: CKErrorCodeNumber.limitExceeded
+                uuid: ErrorUUID.make(), ckErrorCode: CKErrorCodeNumber.limitExceeded
             ))
         }
         let recordType = record.recordType ?? existingTypes[name]
@@ -135,6 +135,10 @@ struct OperationPlanner {
             pendingTypes[recordType, default: [:]][name] = field.type
             newFields.append(SchemaField(recordType: recordType, fieldName: name, type: field.type))
             return .success(Field(field.value, type: field.type))
+        }
+        // CloudKit refuses a bare number for a TIMESTAMP field (CKWS clients report this wording).
+        if field.isTypeInferred, known == .timestamp || known == .timestampList {
+            return .failure(TypeMismatch(reason: "Invalid value, expected type \(known.rawValue) for field '\(name)'"))
         }
         if field.isTypeInferred, let resolved = field.resolved(as: known) { return .success(resolved) }
         guard field.type == known else {

@@ -19,35 +19,35 @@ enum RecordErrors {
             case .exists(let server):
                 error = RecordError(
                     recordName: name, serverErrorCode: .exists, reason: "record to insert already exists",
-                    uuid: UUID().uuidString, serverRecord: mapper.record(server, desiredKeys: nil)
+                    uuid: ErrorUUID.make(), serverRecord: mapper.record(server, desiredKeys: nil)
                 )
             case .conflict(let server):
                 error = RecordError(
                     recordName: name, serverErrorCode: .conflict,
                     reason: "record changed on the server: recordChangeTag is \(server.changeTag)",
-                    uuid: UUID().uuidString, serverRecord: mapper.record(server, desiredKeys: nil)
+                    uuid: ErrorUUID.make(), serverRecord: mapper.record(server, desiredKeys: nil)
                 )
             case .notFound:
                 return notFound(name)
             case .permissionDenied:
                 error = RecordError(
                     recordName: name, serverErrorCode: .accessDenied,
-                    reason: "only the record's creator may change it in the public database", uuid: UUID().uuidString
+                    reason: "only the record's creator may change it in the public database", uuid: ErrorUUID.make()
                 )
             case .invalid(let reason):
-                error = RecordError(recordName: name, serverErrorCode: .badRequest, reason: reason, uuid: UUID().uuidString)
+                error = RecordError(recordName: name, serverErrorCode: .badRequest, reason: reason, uuid: ErrorUUID.make())
             case .atomicAborted:
                 error = atomic(name)
             case .missingParent(let parent):
                 error = RecordError(
                     recordName: name, serverErrorCode: .validatingReferenceError,
-                    reason: "the parent of record '\(name)', record '\(parent)', does not exist in the zone", uuid: UUID().uuidString
+                    reason: "the parent of record '\(name)', record '\(parent)', does not exist in the zone", uuid: ErrorUUID.make()
                 )
             case .missingReference(let target):
                 error = RecordError(
                     recordName: name, serverErrorCode: .validatingReferenceError,
                     reason: "a reference of record '\(name)' requires record '\(target)', which does not exist in the zone",
-                    uuid: UUID().uuidString
+                    uuid: ErrorUUID.make()
                 )
             }
             return .failure(error)
@@ -57,15 +57,15 @@ enum RecordErrors {
     static func atomic(_ name: String) -> RecordError {
         RecordError(
             recordName: name, serverErrorCode: .atomicError,
-            reason: "atomic batch failed: another operation in this zone failed, nothing was saved", uuid: UUID().uuidString
+            reason: "atomic batch failed: another operation in this zone failed, nothing was saved", uuid: ErrorUUID.make()
         )
     }
 
     static func zoneNotFound(_ name: String) -> RecordResult {
-        .failure(RecordError(recordName: name, serverErrorCode: .zoneNotFound, reason: "Zone not found", uuid: UUID().uuidString))
+        .failure(RecordError(recordName: name, serverErrorCode: .zoneNotFound, reason: "Zone not found", uuid: ErrorUUID.make()))
     }
 
     static func notFound(_ name: String) -> RecordResult {
-        .failure(RecordError(recordName: name, serverErrorCode: .notFound, reason: "Record not found", uuid: UUID().uuidString))
+        .failure(RecordError(recordName: name, serverErrorCode: .notFound, reason: "Record not found", uuid: ErrorUUID.make()))
     }
 }

@@ -15,7 +15,7 @@ struct RecordMapper: Sendable {
     /// The full record dictionary; `desiredKeys` limits the user fields (`[]` = system fields only).
     func record(_ stored: StoredRecord, desiredKeys: [String]?) -> Record {
         if stored.deleted {
-            return .tombstone(recordName: stored.name, recordType: stored.type, zoneID: zoneID)
+            return .tombstone(recordName: stored.name, zoneID: zoneID)
         }
         var record = Record(recordName: stored.name, recordType: stored.type, recordChangeTag: stored.changeTag)
         if let desiredKeys {

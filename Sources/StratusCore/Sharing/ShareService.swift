@@ -113,7 +113,7 @@ public struct ShareService: Sendable {
     private func error(_ code: ServerErrorCode, _ reason: String, _ item: ShortGUIDRequest) -> ShortGUIDError {
         ShortGUIDError(
             shortGUID: ShortGUIDEcho(value: item.value, shouldFetchRootRecord: item.shouldFetchRootRecord),
-            serverErrorCode: code, reason: reason, uuid: UUID().uuidString
+            serverErrorCode: code, reason: reason, uuid: ErrorUUID.make()
         )
     }
 }

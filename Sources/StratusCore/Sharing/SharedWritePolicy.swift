@@ -21,7 +21,7 @@ struct SharedWritePolicy {
         return zip(plans, names).map { plan, name in
             guard case .write(let write, _) = plan else { return plan }
             guard let reason = denial(of: write, joined: &joined) else { return plan }
-            return .failure(RecordError(recordName: name, serverErrorCode: .accessDenied, reason: reason, uuid: UUID().uuidString))
+            return .failure(RecordError(recordName: name, serverErrorCode: .accessDenied, reason: reason, uuid: ErrorUUID.make()))
         }
     }
 

@@ -40,9 +40,9 @@ public struct Record: Sendable, Hashable, Codable {
         self.fields = fields
     }
 
-    /// A tombstone as change feeds report it.
-    public static func tombstone(recordName: String, recordType: String?, zoneID: ZoneID) -> Record {
-        var record = Record(recordName: recordName, recordType: recordType)
+    /// A tombstone as change feeds report it: exactly `{recordName, deleted: true, zoneID}`.
+    public static func tombstone(recordName: String, zoneID: ZoneID) -> Record {
+        var record = Record(recordName: recordName)
         record.deleted = true
         record.zoneID = zoneID
         return record

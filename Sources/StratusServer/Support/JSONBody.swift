@@ -58,22 +58,52 @@ enum JSONBody {
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(data: data)))
     }
 
-    /// A short, client-safe account of what did not decode.
+    /// What did not decode, in the caller's terms: which key, and what was expected there
+    /// (never Swift's type names).
     static func describe(_ error: DecodingError) -> String {
         func path(_ context: DecodingError.Context) -> String {
-            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
-            return keys.isEmpty ? "body" : keys.joined(separator: ".")
+            var text = ""
+            for key in context.codingPath {
+                if let index = key.intValue { text += "[\(index)]" } else { text += text.isEmpty ? key.stringValue : "." + key.stringValue }
+            }
+            return text.isEmpty ? "the body" : "key '\(text)'"
         }
         switch error {
         case .dataCorrupted(let context):
-            if context.codingPath.isEmpty { return "body is not valid JSON" }
-            return "\(path(context)): \(context.debugDescription)"
+            if context.codingPath.isEmpty { return "the body is not valid JSON" }
+            return "\(path(context)): \(invalidValue(context.debugDescription))"
         case .keyNotFound(let key, let context):
-            return "\(path(context)): missing key '\(key.stringValue)'"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return "\(path(context)): \(context.debugDescription)"
+            let parent = path(context)
+            return parent == "the body" ? "missing key '\(key.stringValue)'" : "\(parent): missing key '\(key.stringValue)'"
+        case .typeMismatch(let type, let context):
+            // Our own decoders say what they expected; Foundation's name Swift types.
+            guard context.debugDescription.hasPrefix("Expected to decode") else { return "\(path(context)): \(context.debugDescription)" }
+            return "\(path(context)): expected \(jsonKind(of: type))"
+        case .valueNotFound(let type, let context):
+            return "\(path(context)): expected \(jsonKind(of: type)), found null"
         @unknown default:
-            return "invalid body"
+            return "the body is not valid"
         }
+    }
+
+    /// A Swift type as the JSON a client would send for it.
+    private static func jsonKind(of type: Any.Type) -> String {
+        let name = String(describing: type)
+        if name.hasPrefix("Array") { return "an array" }
+        if name.hasPrefix("Dictionary") { return "an object" }
+        if name == "String" { return "a string" }
+        if name == "Bool" { return "true or false" }
+        if ["Int", "Int64", "Int32", "Double", "Float", "UInt", "UInt64"].contains(name) { return "a number" }
+        return "an object"
+    }
+
+    /// Foundation's account of a value that fit no case, without the Swift type it names.
+    private static func invalidValue(_ description: String) -> String {
+        // "Cannot initialize RecordOperationType from invalid String value upsert"
+        if let range = description.range(of: "from invalid String value ") {
+            return "'\(description[range.upperBound...])' is not one of the accepted values"
+        }
+        if description.hasPrefix("Expected to decode") || description.contains("Swift.") { return "invalid value" }
+        return description
     }
 }
