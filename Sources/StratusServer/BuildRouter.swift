@@ -11,6 +11,11 @@ import StratusModel
 public func buildRouter(_ services: StratusServices, options: HTTPOptions = HTTPOptions()) -> Router<StratusRequestContext> {
     let router = Router(context: StratusRequestContext.self)
     let limits = services.configuration.limits
+    // CORS outermost, so preflights never reach a route and error answers carry its headers too.
+    if let cors = options.cors {
+        router.add(middleware: cors)
+        router.add(middleware: ExposeHeadersMiddleware(headers: HTTPOptions.exposedHeaders.joined(separator: ", ")))
+    }
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: AccessLogMiddleware())
     router.add(middleware: BodyDeadlineMiddleware(limit: limits.requestBytes, timeout: options.bodyTimeout))

@@ -20,6 +20,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seconds a connection may sit idle (mid-body included) before it is closed.") var idleTimeout = 30
     @Option(help: "Seconds a request may take to send its whole body.") var bodyTimeout = 30
     @Option(help: "Connections open at once; more wait to be accepted.") var maxConnections = 1_000
+    @Option(help: "Browser origin allowed to call the server (CORS): * or one origin. Default: * with --dev, none otherwise.")
+    var corsOrigin: String?
 
     func run() async throws {
         var logger = Logger(label: "stratus")
@@ -45,7 +47,8 @@ struct Serve: AsyncParsableCommand {
         }
 
         let options = HTTPOptions(
-            idleTimeout: .seconds(idleTimeout), bodyTimeout: .seconds(bodyTimeout), maximumConnections: maxConnections
+            idleTimeout: .seconds(idleTimeout), bodyTimeout: .seconds(bodyTimeout), maximumConnections: maxConnections,
+            corsOrigin: corsOrigin ?? (dev ? "*" : nil)
         )
         let app = buildApplication(services, host: host, port: port, options: options, logger: logger)
         try await app.runService()
