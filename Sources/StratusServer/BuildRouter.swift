@@ -4,7 +4,7 @@ import StratusModel
 
 /// The whole HTTP surface over Core's services, used by `stratus serve` and by every server test.
 ///
-/// Router-level middleware comes first (errors, access log, the body deadline: middleware
+/// Router-level middleware comes first (CORS, access log, errors, the body deadline: middleware
 /// covers only the routes added after it), then CKWS under
 /// `/database/1/{container}/{environment}/{database}/` behind credential resolution, then
 /// Stratus's own endpoints under `/stratus/v1/`.
@@ -16,8 +16,9 @@ public func buildRouter(_ services: StratusServices, options: HTTPOptions = HTTP
         router.add(middleware: cors)
         router.add(middleware: ExposeHeadersMiddleware(headers: HTTPOptions.exposedHeaders.joined(separator: ", ")))
     }
-    router.add(middleware: ErrorMiddleware())
+    // The access log outside the error middleware: failures are logged too, with their status.
     router.add(middleware: AccessLogMiddleware())
+    router.add(middleware: ErrorMiddleware())
     router.add(middleware: BodyDeadlineMiddleware(limit: limits.requestBytes, timeout: options.bodyTimeout))
 
     let database = router.group("database/1/:container/:environment/:database")

@@ -47,9 +47,11 @@ public struct HTTPOptions: Sendable, Hashable {
 }
 
 /// The Stratus HTTP application over Core's services, listening on `host:port` (port 0 picks a
-/// free one): what `stratus serve` runs and what every test starts.
+/// free one): what `stratus serve` runs and what every test starts. `onListening` runs once the
+/// port is bound, with the port actually bound.
 public func buildApplication(
-    _ services: StratusServices, host: String, port: Int, options: HTTPOptions = HTTPOptions(), logger: Logger
+    _ services: StratusServices, host: String, port: Int, options: HTTPOptions = HTTPOptions(), logger: Logger,
+    onListening: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     Application(
         router: buildRouter(services, options: options),
@@ -58,6 +60,7 @@ public func buildApplication(
             address: .hostname(host, port: port), serverName: "Stratus",
             availableConnectionsDelegate: MaximumAvailableConnections(options.maximumConnections)
         ),
+        onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
         logger: logger
     )
 }

@@ -10,6 +10,7 @@ struct AdminClient {
     let adminToken: String
 
     func post<Body: Encodable>(_ path: String, _ body: Body) async throws {
+        try await checkListening()
         var request = HTTPClientRequest(url: "\(server)/stratus/v1/admin/\(path)")
         request.method = .POST
         request.headers.add(name: "Authorization", value: "Bearer \(adminToken)")
@@ -18,6 +19,19 @@ struct AdminClient {
         let text = try await response.body.collect(upTo: 16 << 20)
         print(String(buffer: text))
         guard response.status == .ok else { throw ExitCodeError() }
+    }
+}
+
+extension AdminClient {
+    /// Fails at once, in a sentence, when nothing answers at `server` (the HTTP client would
+    /// otherwise keep retrying the connection until its deadline).
+    func checkListening() async throws {
+        do {
+            _ = try await HTTPClient.shared.execute(HTTPClientRequest(url: "\(server)/stratus/v1/health"), timeout: .seconds(3))
+        } catch {
+            FileHandle.standardError.write(Data("no Stratus server answers at \(server); start one with `stratus serve`\n".utf8))
+            throw ExitCodeError()
+        }
     }
 }
 

@@ -5,8 +5,7 @@ import StratusModel
 struct Compact: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Compact a zone on a running server.")
 
-    @Option(help: "Server URL.") var server = "http://127.0.0.1:8080"
-    @Option(help: "Admin token.") var adminToken: String
+    @OptionGroup var connection: AdminConnection
     @Option(help: "Container identifier.") var container: String
     @Option(help: "Environment.") var environment: ContainerEnvironment = .development
     @Option(help: "Zone owner's user record name.") var owner: String
@@ -14,7 +13,7 @@ struct Compact: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            try await AdminClient(server: server, adminToken: adminToken).post(
+            try await connection.client().post(
                 "zones/compact", CompactZoneRequest(container: container, environment: environment, ownerRecordName: owner, zoneName: zone)
             )
         } catch is ExitCodeError {

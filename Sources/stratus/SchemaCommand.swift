@@ -20,8 +20,7 @@ struct SchemaCommand: AsyncParsableCommand {
     }
 
     @Argument(help: "show, add-index, remove-index or deploy.") var action: Action
-    @Option(help: "Server URL.") var server = "http://127.0.0.1:8080"
-    @Option(help: "Admin token.") var adminToken: String
+    @OptionGroup var connection: AdminConnection
     @Option(help: "Container identifier.") var container: String
     @Option(help: "Environment.") var environment: ContainerEnvironment = .development
     @Option(help: "Record type (add-index, remove-index).") var recordType: String?
@@ -29,7 +28,7 @@ struct SchemaCommand: AsyncParsableCommand {
     @Option(help: "QUERYABLE, SORTABLE or SEARCHABLE (add-index, remove-index).") var index: IndexKind?
 
     func run() async throws {
-        let client = AdminClient(server: server, adminToken: adminToken)
+        let client = try connection.client()
         do {
             switch action {
             case .show:

@@ -15,7 +15,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Port to listen on.") var port = 8080
     @Option(help: "Directory for the database and credentials.") var data = "./stratus-data"
     @Option(help: "Request limits: strict (Apple's figures) or lenient.") var limits: LimitsPreset = .strict
-    @Option(help: "Log level (trace, debug, info, notice, warning, error).") var logLevel = "notice"
+    @Option(help: "Log level (trace, debug, info, notice, warning, error). Default: info with --dev, notice otherwise.")
+    var logLevel: String?
     @Flag(help: "Seed a development container, API token and the accounts alice, bob and carol.") var dev = false
     @Option(help: "Seconds a connection may sit idle (mid-body included) before it is closed.") var idleTimeout = 30
     @Option(help: "Seconds a request may take to send its whole body.") var bodyTimeout = 30
@@ -25,7 +26,7 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         var logger = Logger(label: "stratus")
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .notice
+        logger.logLevel = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? (dev ? .info : .notice)
         let dataURL = URL(fileURLWithPath: data, isDirectory: true)
         try FileManager.default.createDirectory(at: dataURL, withIntermediateDirectories: true)
         let store = try SQLiteStore(path: dataURL.appendingPathComponent("stratus.sqlite").path)
@@ -38,19 +39,31 @@ struct Serve: AsyncParsableCommand {
                 shareURLPrefix: "\(serverURL)/share/"
             )
         )
-        if dev {
-            let credentials = try await DevCredentialsFile(directory: dataURL).seed(with: services, serverURL: serverURL)
-            // Written unbuffered so the lines appear at once, even through a pipe.
-            FileHandle.standardOutput.write(Data((DevCredentialsFile.walkthrough(credentials) + "\n").utf8))
-        } else {
-            try await AdminTokenFile(directory: dataURL).ensure(with: services)
-        }
-
         let options = HTTPOptions(
             idleTimeout: .seconds(idleTimeout), bodyTimeout: .seconds(bodyTimeout), maximumConnections: maxConnections,
             corsOrigin: corsOrigin ?? (dev ? "*" : nil)
         )
-        let app = buildApplication(services, host: host, port: port, options: options, logger: logger)
+        // The port is bound before anything is seeded or printed: a port in use fails at once.
+        let dev = self.dev
+        let app = buildApplication(services, host: host, port: port, options: options, logger: logger) { boundPort in
+            do {
+                if dev {
+                    let credentials = try await DevCredentialsFile(directory: dataURL).seed(with: services, serverURL: serverURL)
+                    Serve.say(DevCredentialsFile.walkthrough(credentials))
+                } else {
+                    try await AdminTokenFile(directory: dataURL).ensure(with: services)
+                }
+                Serve.say("Stratus listening on http://\(host):\(boundPort)")
+            } catch {
+                Serve.say("stratus: cannot prepare the data directory: \(error)")
+                Foundation.exit(1)
+            }
+        }
         try await app.runService()
+    }
+
+    /// A line on standard output, written unbuffered so it appears at once, even through a pipe.
+    static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 }

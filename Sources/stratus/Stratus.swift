@@ -8,6 +8,7 @@ struct Stratus: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stratus",
         abstract: "A CloudKit Web Services compatible backend.",
+        version: "0.1.0",
         subcommands: [Serve.self, Compact.self, SchemaCommand.self]
     )
 }
