@@ -61,7 +61,7 @@ public struct ZoneService: Sendable {
         try configuration.checkCount(request.operations.count, of: "zones")
         if database.scope == .shared {
             var results: [ZoneResult] = []
-            for operation in request.operations { results.append(try await leaveOrRefuse(operation, in: database)) }
+            for operation in request.operations { results.append(try await leaveOrRefuse(operation, in: database, scope: scope)) }
             return ZonesResponse(zones: results)
         }
         var results: [ZoneResult] = []
@@ -112,8 +112,11 @@ public struct ZoneService: Sendable {
     }
 
     /// A zone operation in the shared database: deleting a shared zone leaves every share of it
-    /// the caller takes part in (the owner's zone and records stay); creating one is refused.
-    private func leaveOrRefuse(_ operation: ModifyZonesRequest.Operation, in database: DatabaseKey) async throws(CoreError) -> ZoneResult {
+    /// the caller takes part in (the owner's zone and records stay), as one zone batch of the
+    /// same `leave` writes a share delete in records/modify makes; creating one is refused.
+    private func leaveOrRefuse(
+        _ operation: ModifyZonesRequest.Operation, in database: DatabaseKey, scope: RequestScope
+    ) async throws(CoreError) -> ZoneResult {
         let zoneID = operation.zone.zoneID
         guard operation.operationType == .delete else {
             return .failure(ZoneError(
@@ -125,9 +128,11 @@ public struct ZoneService: Sendable {
             guard let view = try await SharedZoneView.resolve(zoneID, in: database, store: store) else {
                 return .failure(ZoneError(zoneID: zoneID, serverErrorCode: .zoneNotFound, reason: "Zone not found"))
             }
-            for grant in view.grants {
-                _ = try await store.leave(share: grant.share.record.name, in: view.key, user: view.user, timestamp: configuration.now())
+            let leaves = view.grants.map { grant in
+                RecordWrite(name: grant.share.record.name, action: .leave, precondition: .none, recordType: nil)
             }
+            let author = ChangeAuthor(userRecordName: view.user, deviceID: scope.deviceID, timestamp: configuration.now())
+            _ = try await store.apply(ZoneBatch(zone: view.key, atomic: false, writes: leaves, author: author))
             return .success(Zone(zoneID: view.zoneID, deleted: true))
         } catch {
             throw CoreError(error)

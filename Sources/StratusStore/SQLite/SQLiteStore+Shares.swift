@@ -48,21 +48,6 @@ extension SQLiteStore: ShareStore {
         }
     }
 
-    public func leave(share name: String, in zone: ZoneKey, user: String, timestamp: Int64) async throws(StoreError) -> StoredShare? {
-        try await write { db in
-            guard let stored = try SQLiteStore.fetchZone(zone, in: db),
-                let row = try ShareRows(db: db).share(named: name, zoneID: stored.id),
-                let share = try SQLiteStore.assembleShare(row, zone: zone, zoneRowID: stored.id, in: db)
-            else { return nil }
-            var participants = share.participants
-            guard let index = participants.firstIndex(where: { $0.userRecordName == user && $0.role != .owner && $0.status != .removed })
-            else { return nil }
-            participants[index].status = .removed
-            try SQLiteStore.changeParticipants(participants, of: share, user: user, timestamp: timestamp, in: db)
-            return try SQLiteStore.assembleShare(row, zone: zone, zoneRowID: stored.id, in: db)
-        }
-    }
-
     public func sharedZones(of user: String, container: String, environment: ContainerEnvironment) async throws(StoreError) -> [SharedZone] {
         try await read { db in
             try Row.fetchAll(

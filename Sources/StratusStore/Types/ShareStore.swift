@@ -11,9 +11,6 @@ public protocol ShareStore: Sendable {
     /// Makes the caller an accepted participant: matched by account or invited email, or added
     /// as a public user of a public share. The share record changes, so every feed sees it.
     func accept(shortGUID: String, by acceptor: Acceptor) async throws(StoreError) -> AcceptOutcome
-    /// A participant leaves: their status becomes removed and the zone leaves their shared
-    /// database. Returns the share after it, or `nil` when the caller was not accepted.
-    func leave(share name: String, in zone: ZoneKey, user: String, timestamp: Int64) async throws(StoreError) -> StoredShare?
     /// The live zones a user currently takes part in, in a container environment.
     func sharedZones(of user: String, container: String, environment: ContainerEnvironment) async throws(StoreError) -> [SharedZone]
     /// Zones of a user's shared database whose content or visibility changed after `seq`.
