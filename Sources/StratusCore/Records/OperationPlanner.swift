@@ -21,17 +21,21 @@ struct OperationPlanner {
     /// Accounts and limits for share records.
     let shares: ShareContext
     /// Bytes of one record's fields.
-    var recordBytes = ServiceLimits.strict.recordBytes
+    let recordBytes: Int
 
     /// Fields the schema does not know yet, to learn in the batch.
     private(set) var newFields: [SchemaField] = []
     private var pendingTypes: [String: [String: FieldType]] = [:]
 
-    init(schema: SchemaCache.Schema, existingTypes: [String: String], mayLearn: Bool, shares: ShareContext = ShareContext()) {
+    init(
+        schema: SchemaCache.Schema, existingTypes: [String: String], mayLearn: Bool, shares: ShareContext = ShareContext(),
+        recordBytes: Int = ServiceLimits.strict.recordBytes
+    ) {
         self.schema = schema
         self.existingTypes = existingTypes
         self.mayLearn = mayLearn
         self.shares = shares
+        self.recordBytes = recordBytes
     }
 
     /// The record names the request's operations address (generated for creates without one).

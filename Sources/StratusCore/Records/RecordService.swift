@@ -21,7 +21,7 @@ public struct RecordService: Sendable {
     /// - Throws: ``CoreError`` for request-level failures (limits, credentials); nothing is written.
     public func modify(_ request: ModifyRecordsRequest, scope: RequestScope, logger: Logger) async throws(CoreError) -> RecordsResponse {
         let database = try access.database(for: scope)
-        try checkLimits(request)
+        try configuration.checkCount(request.operations.count, of: "operations")
         guard let user = scope.caller.userRecordName else { throw access.authenticationRequired }
         let names = OperationPlanner.names(of: request.operations)
         if let duplicate = firstDuplicate(names) {
@@ -41,9 +41,8 @@ public struct RecordService: Sendable {
             )
             var planner = OperationPlanner(
                 schema: schema, existingTypes: try await existingTypes(request, names: names, zone: target.zone),
-                mayLearn: ref.environment == .development, shares: shares
+                mayLearn: ref.environment == .development, shares: shares, recordBytes: configuration.limits.recordBytes
             )
-            planner.recordBytes = configuration.limits.recordBytes
             var plans = zip(request.operations, names).map { operation, name in
                 planner.plan(operation, name: name, requestDesiredKeys: request.desiredKeys)
             }
@@ -104,10 +103,6 @@ public struct RecordService: Sendable {
         } catch {
             throw CoreError(error)
         }
-    }
-
-    private func checkLimits(_ request: ModifyRecordsRequest) throws(CoreError) {
-        try configuration.checkCount(request.operations.count, of: "operations")
     }
 
     /// The stored types of records that operations update without naming their `recordType`.

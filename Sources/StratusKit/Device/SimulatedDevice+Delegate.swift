@@ -14,7 +14,7 @@ extension SimulatedDevice: SyncEngineDelegate {
     /// The type the mirror holds for a record (the server's tombstones name no type).
     public func recordType(of id: SyncRecordID, syncEngine: SyncEngine) async -> String? {
         let key = RecordKey(scope: syncEngine.configuration.database.scope, zoneID: id.zoneID, recordName: id.recordName)
-        return (try? store.record(key))?.map(\.recordType) ?? nil
+        return (try? store.record(key))??.recordType
     }
 
     public func handleEvent(_ event: SyncEngineEvent, syncEngine: SyncEngine) async throws {

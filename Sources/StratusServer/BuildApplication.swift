@@ -1,0 +1,31 @@
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import StratusCore
+
+/// The Stratus HTTP application over Core's services, listening on `host:port` (port 0 picks a
+/// free one): what `stratus serve` runs and what every test starts. `onListening` runs once the
+/// port is bound, with the port actually bound.
+public func buildApplication(
+    _ services: StratusServices, host: String, port: Int, options: HTTPOptions = HTTPOptions(), logger: Logger,
+    onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+) -> some ApplicationProtocol {
+    Application(
+        router: buildRouter(services, options: options),
+        server: .http1(configuration: .init(idleTimeout: TimeAmount(options.idleTimeout))),
+        configuration: .init(
+            address: .hostname(host, port: port), serverName: "Stratus",
+            availableConnectionsDelegate: MaximumAvailableConnections(options.maximumConnections)
+        ),
+        onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
+        logger: logger
+    )
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
