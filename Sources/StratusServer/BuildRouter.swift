@@ -4,14 +4,15 @@ import StratusModel
 
 /// The whole HTTP surface over Core's services, used by `stratus serve` and by every server test.
 ///
-/// Router-level middleware comes first (CORS, access log, errors, the body deadline: middleware
+/// Router-level middleware comes first (request ID, CORS, access log, errors, the body deadline: middleware
 /// covers only the routes added after it), then CKWS under
 /// `/database/1/{container}/{environment}/{database}/` behind credential resolution, then
 /// Stratus's own endpoints under `/stratus/v1/`.
 public func buildRouter(_ services: StratusServices, options: HTTPOptions = HTTPOptions()) -> Router<StratusRequestContext> {
     let router = Router(context: StratusRequestContext.self)
     let limits = services.configuration.limits
-    // CORS outermost, so preflights never reach a route and error answers carry its headers too.
+    router.add(middleware: RequestIDMiddleware())
+    // CORS next, so preflights never reach a route and error answers carry its headers too.
     if let cors = options.cors {
         router.add(middleware: cors)
         router.add(middleware: ExposeHeadersMiddleware(headers: HTTPOptions.exposedHeaders.joined(separator: ", ")))
