@@ -30,16 +30,21 @@ public func buildRouter(_ services: StratusServices, options: HTTPOptions = HTTP
     ChangesRoutes(changes: services.changes, limits: limits).register(on: database)
     UsersRoutes(users: services.users, limits: limits).register(on: database)
     SharesRoutes(shares: services.shares, limits: limits).register(on: database)
+    SubscriptionsRoutes(subscriptions: services.subscriptions, limits: limits).register(on: database)
+    TokensRoutes(tokens: services.pushTokens, limits: limits).register(on: database)
 
-    // User and share-invitation endpoints are also served without a database segment.
+    // User, share-invitation, token and subscription lookup endpoints are also served without a database segment.
     let withoutDatabase = router.group("database/1/:container/:environment")
         .add(middleware: DatabaseAuthMiddleware(identity: services.identity))
         .group(context: DatabaseContext.self)
     UsersRoutes(users: services.users, limits: limits).register(on: withoutDatabase)
     SharesRoutes(shares: services.shares, limits: limits).register(on: withoutDatabase)
+    TokensRoutes(tokens: services.pushTokens, limits: limits).register(on: withoutDatabase)
+    SubscriptionsRoutes(subscriptions: services.subscriptions, limits: limits).registerLookup(on: withoutDatabase)
 
     let stratus = router.group("stratus/v1")
     ServiceRoutes(limits: limits).register(on: stratus)
+    WebcourierRoutes(tokens: services.pushTokens).register(on: stratus)
     let admin = stratus.group("admin").add(middleware: AdminAuthMiddleware(identity: services.identity))
     AdminRoutes(services: services).register(on: admin)
     MethodNotAllowedRoutes.register(on: router)

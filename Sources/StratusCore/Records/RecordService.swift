@@ -11,6 +11,7 @@ public struct RecordService: Sendable {
     let schema: SchemaCache
     let defaultZones: DefaultZones
     let configuration: CoreConfiguration
+    let push: PushDispatcher
 
     // MARK: - Modify
 
@@ -77,6 +78,7 @@ public struct RecordService: Sendable {
                     schema: planner.newFields, schemaMayGrow: ref.environment == .development
                 )
                 let result = try await store.apply(batch)
+                push.publish(CommitEvent(result, batch: batch))
                 if result.outcomes.contains(where: { if case .failed = $0 { false } else { true } }) {
                     self.schema.learn(planner.newFields, container: ref.container, environment: ref.environment)
                 }

@@ -10,6 +10,7 @@ import StratusStore
 public struct ShareService: Sendable {
     let store: any RecordStore & ShareStore & IdentityStore
     let configuration: CoreConfiguration
+    let push: PushDispatcher
 
     /// The metadata of each share: the share, its zone and root, and the caller's own role,
     /// permission and status. Changes nothing.
@@ -49,6 +50,10 @@ public struct ShareService: Sendable {
                 )
                 switch try await store.accept(shortGUID: item.value, by: acceptor) {
                 case .accepted(let share):
+                    push.publish(CommitEvent(
+                        zone: share.zone, author: user, originDevice: scope.deviceID, previousSeq: share.record.seq - 1,
+                        touched: [share.record.name]
+                    ))
                     let role = ShareService.participation(in: share, user: user, email: email) ?? (.unknown, .none, .unknown)
                     results.append(.success(try await metadata(share, item: item, caller: user, participation: role)))
                 case .notFound:

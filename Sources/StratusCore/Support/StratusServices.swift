@@ -11,24 +11,35 @@ public struct StratusServices: Sendable {
     public let queries: QueryService
     public let schema: SchemaService
     public let shares: ShareService
+    public let subscriptions: SubscriptionService
+    public let pushTokens: PushTokenService
+    /// Delivers notifications of committed changes; its hub wakes long-polls.
+    public let push: PushDispatcher
     public let configuration: CoreConfiguration
 
-    public init(store: any RecordStore & IdentityStore & SchemaStore & ShareStore, configuration: CoreConfiguration = CoreConfiguration()) {
+    public init(
+        store: any RecordStore & IdentityStore & SchemaStore & ShareStore & PushStore,
+        configuration: CoreConfiguration = CoreConfiguration(), hub: any NotificationHub = LocalNotificationHub()
+    ) {
         let access = DatabaseAccess(configuration: configuration)
+        let push = PushDispatcher(store: store, hub: hub, now: configuration.now)
+        self.push = push
         let defaultZones = DefaultZones(store: store)
         let schemaCache = SchemaCache(store: store)
         self.records = RecordService(
-            store: store, access: access, schema: schemaCache, defaultZones: defaultZones, configuration: configuration
+            store: store, access: access, schema: schemaCache, defaultZones: defaultZones, configuration: configuration, push: push
         )
         self.schema = SchemaService(store: store, cache: schemaCache)
-        self.zones = ZoneService(store: store, access: access, defaultZones: defaultZones, configuration: configuration)
+        self.zones = ZoneService(store: store, access: access, defaultZones: defaultZones, configuration: configuration, push: push)
         self.queries = QueryService(store: store, access: access, schema: schemaCache, defaultZones: defaultZones, configuration: configuration)
         self.changes = ChangeService(store: store, access: access, configuration: configuration)
         let identity = IdentityService(store: store, configuration: configuration, cache: CredentialCache())
         self.identity = identity
-        self.admin = AdminService(store: store)
+        self.admin = AdminService(store: store, push: push)
         self.users = UserService(store: store, identity: identity, configuration: configuration)
-        self.shares = ShareService(store: store, configuration: configuration)
+        self.shares = ShareService(store: store, configuration: configuration, push: push)
+        self.subscriptions = SubscriptionService(store: store, access: access, schema: schemaCache, configuration: configuration)
+        self.pushTokens = PushTokenService(store: store, hub: hub, configuration: configuration)
         self.configuration = configuration
     }
 }

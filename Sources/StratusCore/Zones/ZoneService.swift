@@ -11,6 +11,7 @@ public struct ZoneService: Sendable {
     let access: DatabaseAccess
     let defaultZones: DefaultZones
     let configuration: CoreConfiguration
+    let push: PushDispatcher
 
     /// Every zone of the database with its current sync token (the default zone included).
     public func list(scope: RequestScope) async throws(CoreError) -> ZonesResponse {
@@ -86,9 +87,11 @@ public struct ZoneService: Sendable {
                 switch operation.operationType {
                 case .create:
                     let zone = try await store.createZone(key, atomic: true)
+                    push.publish(CommitEvent(zone: key, author: database.owner, originDevice: scope.deviceID, previousSeq: zone.createdSeq - 1))
                     results.append(.success(wireZone(zone, in: database)))
                 case .delete:
                     let zone = try await store.deleteZone(key)
+                    push.publish(CommitEvent(zone: key, author: database.owner, originDevice: scope.deviceID, previousSeq: zone.feedSeq - 1))
                     results.append(.success(Zone(zoneID: access.zoneID(named: zone.name, in: database), deleted: true)))
                 }
             } catch where error.kind == .zoneNotFound {
@@ -132,7 +135,8 @@ public struct ZoneService: Sendable {
                 RecordWrite(name: grant.share.record.name, action: .leave, precondition: .none, recordType: nil)
             }
             let author = ChangeAuthor(userRecordName: view.user, deviceID: scope.deviceID, timestamp: configuration.now())
-            _ = try await store.apply(ZoneBatch(zone: view.key, atomic: false, writes: leaves, author: author))
+            let batch = ZoneBatch(zone: view.key, atomic: false, writes: leaves, author: author)
+            push.publish(CommitEvent(try await store.apply(batch), batch: batch))
             return .success(Zone(zoneID: view.zoneID, deleted: true))
         } catch {
             throw CoreError(error)

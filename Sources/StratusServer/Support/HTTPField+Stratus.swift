@@ -6,4 +6,6 @@ extension HTTPField.Name {
     static let requestID = HTTPField.Name("X-Request-ID")!
     /// `X-Stratus-Device-ID`: the simulated device a client names, stamped on records it writes.
     static let deviceID = HTTPField.Name("X-Stratus-Device-ID")!
+    /// `Last-Event-ID`: where a reconnecting event stream resumes.
+    static let lastEventID = HTTPField.Name("Last-Event-ID")!
 }

@@ -28,6 +28,7 @@ struct BatchApplier {
         var outcomes: [WriteOutcome] = []
         outcomes.reserveCapacity(batch.writes.count)
         var moves: [ParentMove] = []
+        var changes: [RecordChange] = []
         for (position, (write, json)) in zip(batch.writes, fieldsJSON).enumerated() {
             if let reason = schemaFailure(of: write, in: schemaFailures) {
                 outcomes.append(.failed(.invalid(reason)))
@@ -37,7 +38,7 @@ struct BatchApplier {
                 outcomes.append(.failed(failure))
                 continue
             }
-            outcomes.append(try apply(write, fieldsJSON: json, zoneID: zone.id, seq: &seq, moves: &moves))
+            outcomes.append(try apply(write, fieldsJSON: json, zoneID: zone.id, seq: &seq, moves: &moves, changes: &changes))
         }
         if !moves.isEmpty { try recordCoverageChanges(moves, zoneID: zone.id, seq: &seq) }
         if batch.writes.contains(where: { $0.share != nil }) {
@@ -55,20 +56,21 @@ struct BatchApplier {
                 if case .failed = outcome { return outcome }
                 return .failed(.atomicAborted)
             }
-            return (ZoneBatchResult(outcomes: aborted, zone: zone), false)
+            return (ZoneBatchResult(outcomes: aborted, zone: zone, previousSeq: startSeq), false)
         }
         if seq != startSeq {
             zone.lastSeq = seq
             group.committed(zone, key: batch.zone, sequence: seq)
         }
-        return (ZoneBatchResult(outcomes: outcomes, zone: zone), true)
+        return (ZoneBatchResult(outcomes: outcomes, zone: zone, previousSeq: startSeq, changes: changes), true)
     }
 
     // MARK: - Writes
 
     /// `fieldsJSON` is `write.fields` encoded: stored as is wherever the record's fields are exactly those.
     private func apply(
-        _ write: RecordWrite, fieldsJSON: String, zoneID: Int64, seq: inout Int64, moves: inout [ParentMove]
+        _ write: RecordWrite, fieldsJSON: String, zoneID: Int64, seq: inout Int64, moves: inout [ParentMove],
+        changes: inout [RecordChange]
     ) throws -> WriteOutcome {
         let existing = try SQLiteStore.fetchRecord(write.name, zoneID: zoneID, in: db, decoder: decoder)
         let live = existing?.deleted == false ? existing : nil
@@ -87,6 +89,7 @@ struct BatchApplier {
         switch write.action {
         case .delete:
             guard let record = live else { return .deleted(name: write.name) }
+            changes.append(RecordChange(name: record.name, type: record.type, fields: record.fields, kind: .deleted))
             try delete(record, zoneID: zoneID, stamp: stamp, seq: &seq)
             try deleteSources(of: record.name, zoneID: zoneID, stamp: stamp, seq: &seq)
             return .deleted(name: write.name)
@@ -94,10 +97,10 @@ struct BatchApplier {
             return try leave(write.name, live: live, zoneID: zoneID, stamp: stamp, seq: &seq)
         case .create:
             if let live { return .failed(.exists(live)) }
-            return try insertNew(write, fieldsJSON: fieldsJSON, zoneID: zoneID, stamp: stamp, seq: &seq)
+            return try insertNew(write, fieldsJSON: fieldsJSON, zoneID: zoneID, stamp: stamp, seq: &seq, changes: &changes)
         case .save(let replace):
             guard var record = live else {
-                return try insertNew(write, fieldsJSON: fieldsJSON, zoneID: zoneID, stamp: stamp, seq: &seq)
+                return try insertNew(write, fieldsJSON: fieldsJSON, zoneID: zoneID, stamp: stamp, seq: &seq, changes: &changes)
             }
             if let type = write.recordType, type != record.type {
                 return .failed(.invalid("record '\(write.name)' has type '\(record.type)', not '\(type)'"))
@@ -117,6 +120,7 @@ struct BatchApplier {
             if write.createShortGUID, record.shortGUID == nil { record.shortGUID = ShareRows.newShortGUID() }
             try upsert(record, fieldsJSON: replace ? fieldsJSON : nil, zoneID: zoneID)
             try updateReferences(of: record, before: live, zoneID: zoneID)
+            changes.append(RecordChange(name: record.name, type: record.type, fields: record.fields, kind: .updated))
             return .saved(record)
         }
     }
@@ -148,7 +152,9 @@ struct BatchApplier {
         try upsert(record, fieldsJSON: "{}", zoneID: zoneID)
     }
 
-    private func insertNew(_ write: RecordWrite, fieldsJSON: String, zoneID: Int64, stamp: RecordStamp, seq: inout Int64) throws -> WriteOutcome {
+    private func insertNew(
+        _ write: RecordWrite, fieldsJSON: String, zoneID: Int64, stamp: RecordStamp, seq: inout Int64, changes: inout [RecordChange]
+    ) throws -> WriteOutcome {
         guard let type = write.recordType else {
             return .failed(.invalid("record '\(write.name)' does not exist and the operation gives no recordType"))
         }
@@ -159,6 +165,7 @@ struct BatchApplier {
         )
         try upsert(record, fieldsJSON: fieldsJSON, zoneID: zoneID)
         try updateReferences(of: record, before: nil, zoneID: zoneID)
+        changes.append(RecordChange(name: record.name, type: type, fields: record.fields, kind: .created))
         return .saved(record)
     }
 

@@ -190,6 +190,52 @@ enum Migrations {
                     """
             )
         }
+        migrator.registerMigration("v7-push") { db in
+            // Subscriptions by owner and database; push tokens; one notification feed per
+            // recipient (account), read by position, with the position below which it was trimmed.
+            try db.execute(
+                sql: """
+                    CREATE TABLE subscriptions (
+                        container TEXT NOT NULL,
+                        environment TEXT NOT NULL,
+                        scope TEXT NOT NULL,
+                        user_record_name TEXT NOT NULL,
+                        subscription_id TEXT NOT NULL,
+                        body TEXT NOT NULL,
+                        PRIMARY KEY (container, environment, scope, user_record_name, subscription_id)
+                    ) WITHOUT ROWID;
+
+                    CREATE TABLE push_tokens (
+                        token TEXT PRIMARY KEY,
+                        container TEXT NOT NULL,
+                        environment TEXT NOT NULL,
+                        apns_environment TEXT NOT NULL,
+                        user_record_name TEXT,
+                        device_id TEXT,
+                        start_position INTEGER NOT NULL
+                    ) WITHOUT ROWID;
+
+                    CREATE TABLE notifications (
+                        position INTEGER PRIMARY KEY AUTOINCREMENT,
+                        container TEXT NOT NULL,
+                        environment TEXT NOT NULL,
+                        recipient TEXT NOT NULL,
+                        origin_device TEXT,
+                        created_at INTEGER NOT NULL,
+                        body TEXT NOT NULL
+                    );
+                    CREATE INDEX notifications_feed ON notifications (recipient, container, environment, position);
+
+                    CREATE TABLE notification_horizons (
+                        recipient TEXT NOT NULL,
+                        container TEXT NOT NULL,
+                        environment TEXT NOT NULL,
+                        pruned_through INTEGER NOT NULL,
+                        PRIMARY KEY (recipient, container, environment)
+                    ) WITHOUT ROWID;
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -135,13 +135,41 @@ public struct SchemaField: Sendable, Hashable {
     }
 }
 
+/// What one write did to a record, for whoever watches the zone (query subscriptions): the
+/// record's type and fields after a save, before a delete.
+public struct RecordChange: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable { case created, updated, deleted }
+
+    public var name: String
+    public var type: String
+    public var fields: [String: Field]
+    public var kind: Kind
+
+    public init(name: String, type: String, fields: [String: Field], kind: Kind) {
+        self.name = name
+        self.type = type
+        self.fields = fields
+        self.kind = kind
+    }
+}
+
 /// The result of a zone batch: the outcomes in order and the zone after it.
 public struct ZoneBatchResult: Sendable, Hashable {
     public var outcomes: [WriteOutcome]
     public var zone: StoredZone
+    /// The change sequence just before the batch: what changed in it lies above this value.
+    public var previousSeq: Int64
+    /// The records the batch's writes created, updated or deleted, in order (empty when it
+    /// did not commit).
+    public var changes: [RecordChange]
 
-    public init(outcomes: [WriteOutcome], zone: StoredZone) {
+    public init(outcomes: [WriteOutcome], zone: StoredZone, previousSeq: Int64 = 0, changes: [RecordChange] = []) {
         self.outcomes = outcomes
         self.zone = zone
+        self.previousSeq = previousSeq
+        self.changes = changes
     }
+
+    /// Whether the batch wrote anything.
+    public var committed: Bool { zone.lastSeq > previousSeq }
 }

@@ -1,0 +1,114 @@
+import Foundation
+import StratusModel
+import Synchronization
+
+/// One recipient's notification feed in one container environment.
+public struct FeedKey: Sendable, Hashable {
+    public var recipient: String
+    public var container: String
+    public var environment: ContainerEnvironment
+
+    public init(recipient: String, container: String, environment: ContainerEnvironment) {
+        self.recipient = recipient
+        self.container = container
+        self.environment = environment
+    }
+}
+
+/// Wakes the long-polls and streams waiting on a feed when notifications are appended to it.
+///
+/// The feed itself is in the store; the hub only says "look again". In one process it is
+/// ``LocalNotificationHub``; across instances it would carry the same signal over the database
+/// (PostgreSQL's `LISTEN`/`NOTIFY`).
+public protocol NotificationHub: Sendable {
+    /// Says that `feeds` hold notifications up to `position`.
+    func publish(_ feeds: Set<FeedKey>, through position: Int64)
+    /// The newest position published for `feed` (0 when none since start): read it before
+    /// reading the feed, then wait after it, and no notification can slip between.
+    func latest(_ feed: FeedKey) -> Int64
+    /// Returns once `feed` holds a notification after `position`, or when `timeout` passes, or
+    /// the task is cancelled. - Returns: whether the feed moved.
+    func wait(for feed: FeedKey, after position: Int64, timeout: Duration) async -> Bool
+}
+
+/// The in-process hub: waiters are continuations keyed by feed, woken in one pass.
+public final class LocalNotificationHub: NotificationHub {
+    private struct Waiter {
+        var after: Int64
+        var continuation: CheckedContinuation<Bool, Never>
+    }
+
+    private struct State {
+        var waiters: [FeedKey: [UInt64: Waiter]] = [:]
+        var latest: [FeedKey: Int64] = [:]
+        /// Waiters timed out or cancelled before they were registered.
+        var expired: Set<UInt64> = []
+        var nextID: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// The number of waiters held (for tests and metrics).
+    public var waiterCount: Int { state.withLock { $0.waiters.values.reduce(0) { $0 + $1.count } } }
+
+    public func latest(_ feed: FeedKey) -> Int64 {
+        state.withLock { $0.latest[feed] ?? 0 }
+    }
+
+    public func publish(_ feeds: Set<FeedKey>, through position: Int64) {
+        let woken = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
+            var woken: [CheckedContinuation<Bool, Never>] = []
+            for feed in feeds {
+                state.latest[feed] = max(state.latest[feed] ?? 0, position)
+                guard let waiters = state.waiters[feed] else { continue }
+                var kept: [UInt64: Waiter] = [:]
+                for (id, waiter) in waiters {
+                    if waiter.after < position { woken.append(waiter.continuation) } else { kept[id] = waiter }
+                }
+                state.waiters[feed] = kept.isEmpty ? nil : kept
+            }
+            return woken
+        }
+        for continuation in woken { continuation.resume(returning: true) }
+    }
+
+    public func wait(for feed: FeedKey, after position: Int64, timeout: Duration) async -> Bool {
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        let timer = Task { [weak self] in
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            self?.resume(id, feed: feed, with: false)
+        }
+        defer { timer.cancel() }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let answer = state.withLock { state -> Bool? in
+                    if let latest = state.latest[feed], latest > position { return true }
+                    if state.expired.remove(id) != nil || Task.isCancelled { return false }
+                    state.waiters[feed, default: [:]][id] = Waiter(after: position, continuation: continuation)
+                    return nil
+                }
+                if let answer { continuation.resume(returning: answer) }
+            }
+        } onCancel: {
+            resume(id, feed: feed, with: false)
+        }
+    }
+
+    /// Resumes one waiter if it is still waiting (a timeout or cancellation).
+    private func resume(_ id: UInt64, feed: FeedKey, with value: Bool) {
+        let waiter = state.withLock { state -> Waiter? in
+            guard let waiter = state.waiters[feed]?.removeValue(forKey: id) else {
+                state.expired.insert(id)
+                return nil
+            }
+            if state.waiters[feed]?.isEmpty == true { state.waiters[feed] = nil }
+            return waiter
+        }
+        waiter?.continuation.resume(returning: value)
+    }
+}

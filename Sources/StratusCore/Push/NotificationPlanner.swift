@@ -1,0 +1,145 @@
+import StratusModel
+import StratusStore
+
+/// Which subscriptions a committed change fires, and the notifications it makes: at most one per
+/// subscription per change, each for the subscription's owner.
+///
+/// - The owner's private database: database subscriptions, zone subscriptions of the zone (or
+///   zone-wide), query subscriptions of the zone whose query a changed record matches with a
+///   `firesOn` reason that applies.
+/// - Participants' shared databases: database subscriptions of every participant who sees a
+///   changed record, or whose access to the zone changed in this change.
+/// - The public database: zone subscriptions and query subscriptions of every user.
+struct NotificationPlanner: Sendable {
+    let store: any PushStore & ShareStore & RecordStore
+
+    /// The notifications, and the `firesOnce` subscriptions that fired.
+    func plan(_ event: CommitEvent, now: Int64) async throws(StoreError) -> (notifications: [NewNotification], fired: [StoredSubscription]) {
+        let database = event.zone.database
+        var fired: [StoredSubscription] = []
+        switch database.scope {
+        case .private:
+            let own = try await store.subscriptions(
+                container: database.container, environment: database.environment, scope: .private, users: [database.owner]
+            )
+            fired += own.filter { fires($0, for: event) != nil }
+            fired += try await participantSubscriptions(for: event)
+        case .public:
+            let all = try await store.subscriptions(container: database.container, environment: database.environment, scope: .public, users: nil)
+            fired += all.filter { fires($0, for: event) != nil }
+        case .shared:
+            break
+        }
+        let notifications = fired.map { stored in
+            NewNotification(
+                container: database.container, environment: database.environment, recipient: stored.subscriber.user,
+                // Only the author's own devices are told apart: another account's device of the same name is not the origin.
+                originDevice: stored.subscriber.user == event.author ? event.originDevice : nil,
+                notification: notification(for: stored, event: event, now: now)
+            )
+        }
+        return (notifications, fired.filter { $0.subscription.firesOnce == true })
+    }
+
+    /// Whether a private or public subscription fires, and for queries the record change it names.
+    private func fires(_ stored: StoredSubscription, for event: CommitEvent) -> Firing? {
+        let subscription = stored.subscription
+        let zoneName = event.zone.name
+        switch subscription.kind {
+        case .database:
+            return Firing(change: nil)
+        case .zone:
+            let matches = subscription.zoneWide == true || (subscription.zoneID?.zoneName ?? ZoneID.defaultZoneName) == zoneName
+            return matches ? Firing(change: nil) : nil
+        case .query:
+            guard let query = subscription.query,
+                subscription.zoneWide == true || (subscription.zoneID?.zoneName ?? ZoneID.defaultZoneName) == zoneName
+            else { return nil }
+            let predicate = RecordPredicate(query: query)
+            let triggers = subscription.triggers ?? Set(Subscription.Trigger.allCases)
+            return event.changes.first { change in
+                triggers.contains(change.kind.trigger) && predicate.matches(type: change.type, fields: change.fields)
+            }.map { Firing(change: $0) }
+        case nil:
+            return nil
+        }
+    }
+
+    private struct Firing {
+        var change: RecordChange?
+    }
+
+    /// Shared-database subscriptions of the zone's participants that this change concerns.
+    private func participantSubscriptions(for event: CommitEvent) async throws(StoreError) -> [StoredSubscription] {
+        let database = event.zone.database
+        let audience = try await store.sharedAudience(of: event.zone, changedAfter: event.previousSeq)
+        guard !audience.isEmpty else { return [] }
+        let subscriptions = try await store.subscriptions(
+            container: database.container, environment: database.environment, scope: .shared, users: audience.map(\.user)
+        )
+        guard !subscriptions.isEmpty else { return [] }
+        let subscribed = Set(subscriptions.map(\.subscriber.user))
+        var concerned = Set<String>()
+        var shares: [StoredShare]?
+        for member in audience where subscribed.contains(member.user) {
+            if member.accessChanged {
+                concerned.insert(member.user)
+                continue
+            }
+            if shares == nil { shares = try await store.shares(in: event.zone) }
+            if try await sees(event, user: member.user, shares: shares ?? []) { concerned.insert(member.user) }
+        }
+        return subscriptions.filter { concerned.contains($0.subscriber.user) && $0.subscription.kind == .database }
+    }
+
+    /// Whether a participant sees anything the change touched: a zone-wide share shows it all,
+    /// a hierarchy share its root's tree and the share record.
+    private func sees(_ event: CommitEvent, user: String, shares: [StoredShare]) async throws(StoreError) -> Bool {
+        let accepted = shares.filter { $0.participant(user: user)?.status == .accepted }
+        if accepted.contains(where: { $0.rootName == nil }) { return true }
+        if accepted.contains(where: { event.touched.contains($0.record.name) }) { return true }
+        let roots = accepted.compactMap(\.rootName)
+        guard !roots.isEmpty, !event.touched.isEmpty else { return false }
+        return !(try await store.hierarchy(rootedAt: roots, in: event.zone)).isDisjoint(with: event.touched)
+    }
+
+    private func notification(for stored: StoredSubscription, event: CommitEvent, now: Int64) -> PushNotification {
+        let subscription = stored.subscription
+        let scope = stored.subscriber.scope
+        let zoneID = ZoneID(zoneName: event.zone.name, ownerRecordName: event.zone.database.owner)
+        var notification = PushNotification(
+            notificationID: "", notificationType: .database, subscriptionID: subscription.subscriptionID,
+            containerIdentifier: event.zone.database.container, environment: event.zone.database.environment,
+            databaseScope: scope, zoneID: zoneID, notificationInfo: subscription.notificationInfo, timestamp: now
+        )
+        switch subscription.kind {
+        case .zone: notification.notificationType = .recordZone
+        case .query:
+            notification.notificationType = .query
+            if let change = fires(stored, for: event)?.change {
+                notification.recordName = change.name
+                notification.queryNotificationReason = change.kind.reason
+            }
+        default: break
+        }
+        return notification
+    }
+}
+
+extension RecordChange.Kind {
+    var trigger: Subscription.Trigger {
+        switch self {
+        case .created: .create
+        case .updated: .update
+        case .deleted: .delete
+        }
+    }
+
+    var reason: PushNotification.QueryReason {
+        switch self {
+        case .created: .recordCreated
+        case .updated: .recordUpdated
+        case .deleted: .recordDeleted
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Logging
+import StratusModel
+import StratusStore
+import Synchronization
+
+/// Turns committed changes into notifications, after commit and off the write path.
+///
+/// Services hand each committed change to ``publish(_:)``, which only queues it. One worker
+/// drains the queue: plans every queued change, appends the notifications to the store in
+/// chunks (a short write each, whatever the fan-out), then wakes the feeds' waiters through the
+/// hub. A change that rolled back is never published, so it notifies no one.
+public final class PushDispatcher: Sendable {
+    /// Notifications appended per store write.
+    static let chunk = 500
+
+    public let hub: any NotificationHub
+    private let queue = EventQueue()
+    private let signal: AsyncStream<Void>.Continuation
+
+    public init(
+        store: any PushStore & ShareStore & RecordStore, hub: any NotificationHub = LocalNotificationHub(),
+        retention: NotificationRetention = NotificationRetention(), now: @escaping @Sendable () -> Int64,
+        logger: Logger = Logger(label: "stratus.push")
+    ) {
+        let (stream, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        self.hub = hub
+        self.signal = signal
+        let worker = Worker(planner: NotificationPlanner(store: store), store: store, hub: hub, retention: retention, now: now, logger: logger)
+        let queue = self.queue
+        Task {
+            for await _ in stream {
+                await worker.deliver(queue.takeAll())
+            }
+        }
+    }
+
+    deinit { signal.finish() }
+
+    /// Queues a committed change for delivery; returns at once.
+    public func publish(_ event: CommitEvent?) {
+        guard let event else { return }
+        queue.pending.withLock { $0.append(event) }
+        signal.yield()
+    }
+
+    /// Changes published and not yet delivered.
+    private final class EventQueue: Sendable {
+        let pending = Mutex<[CommitEvent]>([])
+
+        func takeAll() -> [CommitEvent] {
+            pending.withLock { pending in
+                defer { pending.removeAll(keepingCapacity: true) }
+                return pending
+            }
+        }
+    }
+
+    /// Identifies a subscription across a drain.
+    private struct OnceKey: Hashable {
+        var user: String
+        var scope: DatabaseScope
+        var subscriptionID: String?
+
+        init(_ subscriber: SubscriberKey, _ id: String) {
+            (user, scope, subscriptionID) = (subscriber.user, subscriber.scope, id)
+        }
+
+        init(_ recipient: String, _ notification: PushNotification) {
+            (user, scope, subscriptionID) = (recipient, notification.databaseScope, notification.subscriptionID)
+        }
+    }
+
+    /// The queue's consumer.
+    private struct Worker: Sendable {
+        let planner: NotificationPlanner
+        let store: any PushStore
+        let hub: any NotificationHub
+        let retention: NotificationRetention
+        let now: @Sendable () -> Int64
+        let logger: Logger
+
+        func deliver(_ events: [CommitEvent]) async {
+            var notifications: [NewNotification] = []
+            var fired: [StoredSubscription] = []
+            for event in events {
+                do {
+                    let planned = try await planner.plan(event, now: now())
+                    // A fires-once subscription fires for the first of the drained changes only.
+                    let retired = Set(fired.map { OnceKey($0.subscriber, $0.subscription.subscriptionID) })
+                    notifications += planned.notifications.filter { item in
+                        !retired.contains(OnceKey(item.recipient, item.notification))
+                    }
+                    fired += planned.fired.filter { !retired.contains(OnceKey($0.subscriber, $0.subscription.subscriptionID)) }
+                } catch {
+                    logger.error("push: cannot match a change to subscriptions", metadata: ["zone": "\(event.zone.name)", "error": "\(error)"])
+                }
+            }
+            guard !notifications.isEmpty else { return }
+            var start = 0
+            while start < notifications.count {
+                let slice = Array(notifications[start..<min(start + PushDispatcher.chunk, notifications.count)])
+                start += slice.count
+                do {
+                    let position = try await store.appendNotifications(slice, retention: retention, now: now())
+                    let feeds = Set(slice.map { FeedKey(recipient: $0.recipient, container: $0.container, environment: $0.environment) })
+                    hub.publish(feeds, through: position)
+                } catch {
+                    logger.error("push: cannot store notifications", metadata: ["count": "\(slice.count)", "error": "\(error)"])
+                }
+            }
+            do {
+                try await store.deleteSubscriptions(fired)
+            } catch {
+                logger.error("push: cannot retire fired-once subscriptions", metadata: ["error": "\(error)"])
+            }
+            logger.debug("push: delivered", metadata: ["changes": "\(events.count)", "notifications": "\(notifications.count)"])
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import StratusModel
+import StratusStore
+
+/// tokens/create and tokens/register, and the feed a token's webcourier URL serves.
+///
+/// A token's feed is its account's notifications in the token's container environment, minus
+/// those caused by the token's own device, read from a cursor (a feed position). A reader
+/// whose cursor fell behind the feed's retention gets one notification with `isPruned` first.
+public struct PushTokenService: Sendable {
+    let store: any PushStore
+    let hub: any NotificationHub
+    let configuration: CoreConfiguration
+
+    /// Notifications answered per poll.
+    static let pageSize = 200
+
+    /// Makes a token, bound to the caller (when signed in) and the request's device.
+    /// - Parameter webcourierURL: the URL that serves a token's feed (the server knows its host).
+    public func create(
+        _ request: PushTokenRequest, scope: RequestScope, webcourierURL: (String) -> String
+    ) async throws(CoreError) -> PushTokenResponse {
+        let ref = scope.database
+        let environment = try apnsEnvironment(request)
+        return try await attempt { () async throws(StoreError) in
+            let token = StoredPushToken(
+                token: Secrets.hexToken(), container: ref.container, environment: ref.environment,
+                apnsEnvironment: environment, user: scope.caller.userRecordName, deviceID: scope.deviceID,
+                startID: try await store.lastNotificationPosition()
+            )
+            try await store.createPushToken(token)
+            return token
+        }.response(webcourierURL)
+    }
+
+    /// Binds a token to the signed-in caller (and the request's device).
+    /// - Throws: `NOT_FOUND` for a token never created here, `BAD_REQUEST` without one.
+    public func register(_ request: PushTokenRequest, scope: RequestScope) async throws(CoreError) {
+        guard let user = scope.caller.userRecordName else { throw configuration.authenticationRequired }
+        _ = try apnsEnvironment(request)
+        guard let token = request.apnsToken, !token.isEmpty else { throw CoreError.badRequest("apnsToken is required") }
+        let stored = try await attempt { () async throws(StoreError) in try await store.pushToken(token) }
+        guard let stored, stored.container == scope.database.container, stored.environment == scope.database.environment else {
+            throw CoreError(.notFound, "no push token '\(token)' was created in this container environment")
+        }
+        _ = try await attempt { () async throws(StoreError) in
+            try await store.registerPushToken(stored.token, user: user, deviceID: scope.deviceID)
+        }
+    }
+
+    /// The notifications after `cursor` (the token's start when `nil`), waiting up to `wait`
+    /// for the first one; answers an empty page with the same cursor when none came.
+    public func feed(token: String, cursor: String?, wait: Duration) async throws(CoreError) -> NotificationFeed {
+        let deadline = ContinuousClock.now + wait
+        guard let stored = try await attempt({ () async throws(StoreError) in try await store.pushToken(token) }) else {
+            throw CoreError(.notFound, "unknown push token")
+        }
+        var position = stored.startID
+        if let cursor {
+            guard let given = Int64(cursor), given >= 0 else { throw CoreError.badRequest("cursor is not one this server issued") }
+            position = given
+        }
+        let key = stored.user.map { FeedKey(recipient: $0, container: stored.container, environment: stored.environment) }
+        while true {
+            let seen = key.map(hub.latest) ?? 0
+            let after = position
+            let page = try await attempt { () async throws(StoreError) in
+                try await store.notifications(for: stored, after: after, limit: Self.pageSize)
+            }
+            var notifications = page.entries.map(\.notification)
+            if position < page.prunedThrough {
+                notifications.insert(pruned(stored, through: page.prunedThrough), at: 0)
+            }
+            if !notifications.isEmpty {
+                let last = max(page.entries.last?.id ?? position, page.prunedThrough)
+                return NotificationFeed(notifications: notifications, cursor: String(last))
+            }
+            let remaining = deadline - ContinuousClock.now
+            guard let key, remaining > .zero, !Task.isCancelled else { break }
+            guard await hub.wait(for: key, after: max(position, seen), timeout: remaining) else { break }
+        }
+        return NotificationFeed(notifications: [], cursor: String(position))
+    }
+
+    /// Runs a store call, translating its failure.
+    private func attempt<T>(_ body: () async throws(StoreError) -> T) async throws(CoreError) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw CoreError(error)
+        }
+    }
+
+    /// The notification that stands for those dropped from a feed.
+    private func pruned(_ token: StoredPushToken, through position: Int64) -> PushNotification {
+        PushNotification(
+            notificationID: "pruned-\(position)", notificationType: .database, subscriptionID: nil,
+            containerIdentifier: token.container, environment: token.environment, databaseScope: .private, isPruned: true,
+            timestamp: configuration.now()
+        )
+    }
+
+    private func apnsEnvironment(_ request: PushTokenRequest) throws(CoreError) -> String {
+        let value = request.apnsEnvironment ?? "development"
+        guard value == "development" || value == "production" else {
+            throw CoreError.badRequest("apnsEnvironment must be development or production")
+        }
+        return value
+    }
+}
+
+extension StoredPushToken {
+    func response(_ webcourierURL: (String) -> String) -> PushTokenResponse {
+        PushTokenResponse(apnsEnvironment: apnsEnvironment, apnsToken: token, webcourierURL: webcourierURL(token))
+    }
+}

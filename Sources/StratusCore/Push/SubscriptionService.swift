@@ -1,0 +1,141 @@
+import StratusModel
+import StratusStore
+
+/// subscriptions/list, subscriptions/lookup and subscriptions/modify: the caller's push triggers
+/// in one database.
+///
+/// What CloudKit allows where: `database` subscriptions in the private and shared databases;
+/// `zone` and `query` subscriptions in the private and public databases (not the shared one).
+/// A zone must exist; in production a query's record type must be in the schema.
+public struct SubscriptionService: Sendable {
+    let store: any PushStore & RecordStore
+    let access: DatabaseAccess
+    let schema: SchemaCache
+    let configuration: CoreConfiguration
+
+    /// The caller's subscriptions in the database.
+    public func list(scope: RequestScope) async throws(CoreError) -> SubscriptionsResponse {
+        let subscriber = try self.subscriber(scope)
+        do {
+            return SubscriptionsResponse(subscriptions: try await store.subscriptions(of: subscriber).map { .success($0) })
+        } catch {
+            throw CoreError(error)
+        }
+    }
+
+    /// The named subscriptions; an unknown one is a `NOT_FOUND` entry.
+    public func lookup(_ request: LookupSubscriptionsRequest, scope: RequestScope) async throws(CoreError) -> SubscriptionsResponse {
+        let subscriber = try self.subscriber(scope)
+        try configuration.checkCount(request.subscriptions.count, of: "subscriptions")
+        do {
+            let existing = Dictionary(try await store.subscriptions(of: subscriber).map { ($0.subscriptionID, $0) }) { first, _ in first }
+            return SubscriptionsResponse(subscriptions: request.subscriptions.map { item in
+                existing[item.subscriptionID].map { .success($0) }
+                    ?? .failure(error(item.subscriptionID, .notFound, "no subscription has the ID '\(item.subscriptionID)'"))
+            })
+        } catch {
+            throw CoreError(error)
+        }
+    }
+
+    /// Creates, updates and deletes in order, in one transaction; an invalid operation is a
+    /// per-item error and changes nothing for that item.
+    public func modify(_ request: ModifySubscriptionsRequest, scope: RequestScope) async throws(CoreError) -> SubscriptionsResponse {
+        let subscriber = try self.subscriber(scope)
+        try configuration.checkCount(request.operations.count, of: "operations")
+        do {
+            var results: [SubscriptionResult?] = []
+            var changes: [SubscriptionChange] = []
+            for operation in request.operations {
+                if let failure = try await invalid(operation, subscriber: subscriber) {
+                    results.append(.failure(failure))
+                    continue
+                }
+                results.append(nil)
+                switch operation.operationType {
+                case .create: changes.append(.create(operation.subscription))
+                case .update: changes.append(.update(operation.subscription))
+                case .delete: changes.append(.delete(subscriptionID: operation.subscription.subscriptionID))
+                }
+            }
+            var outcomes = try await store.modifySubscriptions(changes, of: subscriber).makeIterator()
+            return SubscriptionsResponse(subscriptions: zip(results, request.operations).map { result, operation in
+                if let result { return result }
+                let id = operation.subscription.subscriptionID
+                switch outcomes.next() {
+                case .saved(let subscription)?, .deleted(let subscription)?: return .success(subscription)
+                case .exists?: return .failure(error(id, .exists, "a subscription with the ID '\(id)' already exists"))
+                case .notFound?, nil: return .failure(error(id, .notFound, "no subscription has the ID '\(id)'"))
+                }
+            })
+        } catch {
+            throw CoreError(error)
+        }
+    }
+
+    /// Subscriptions belong to a signed-in user and the database addressed.
+    private func subscriber(_ scope: RequestScope) throws(CoreError) -> SubscriberKey {
+        let ref = scope.database
+        guard let user = scope.caller.userRecordName else { throw access.authenticationRequired }
+        return SubscriberKey(container: ref.container, environment: ref.environment, scope: ref.scope, user: user)
+    }
+
+    /// Why an operation cannot apply, or `nil`.
+    private func invalid(_ operation: ModifySubscriptionsRequest.Operation, subscriber: SubscriberKey) async throws(StoreError) -> SubscriptionError? {
+        let subscription = operation.subscription
+        let id = subscription.subscriptionID
+        guard NameRules.isValidRecordName(id) else { return error(id, .badRequest, "subscriptionID must be 1-255 characters") }
+        if operation.operationType == .delete { return nil }
+        let scope = subscriber.scope
+        guard let kind = subscription.kind else {
+            let given = subscription.subscriptionType.map { "'\($0)'" } ?? "none"
+            return error(id, .badRequest, "subscriptionType must be zone, query or database (got \(given))")
+        }
+        switch kind {
+        case .database:
+            guard scope != .public else {
+                return error(id, .badRequest, "database subscriptions exist in the private and shared databases only")
+            }
+        case .zone:
+            guard scope != .shared else { return error(id, .badRequest, "zone subscriptions are not supported in the shared database") }
+            if subscription.zoneWide != true {
+                guard let zoneID = subscription.zoneID else { return error(id, .badRequest, "a zone subscription needs zoneID (or zoneWide: true)") }
+                if let failure = try await missingZone(zoneID, subscriber: subscriber, id: id) { return failure }
+            }
+        case .query:
+            guard scope != .shared else { return error(id, .badRequest, "query subscriptions are not supported in the shared database") }
+            guard let query = subscription.query else { return error(id, .badRequest, "a query subscription needs query") }
+            guard subscription.triggers != nil else {
+                return error(id, .badRequest, "firesOn must list one or more of create, update, delete")
+            }
+            guard (query.filterBy?.count ?? 0) <= configuration.limits.filtersPerQuery else {
+                return error(id, .badRequest, "a query may have at most \(configuration.limits.filtersPerQuery) filters")
+            }
+            if subscriber.environment == .production {
+                let known = try await schema.schema(container: subscriber.container, environment: .production)
+                guard known[query.recordType] != nil else {
+                    return error(id, .badRequest, "record type '\(query.recordType)' is not in the production schema")
+                }
+            }
+            if subscription.zoneWide != true, let zoneID = subscription.zoneID {
+                if let failure = try await missingZone(zoneID, subscriber: subscriber, id: id) { return failure }
+            }
+        }
+        return nil
+    }
+
+    private func missingZone(_ zoneID: ZoneID, subscriber: SubscriberKey, id: String) async throws(StoreError) -> SubscriptionError? {
+        let owner = subscriber.scope == .public ? DatabaseKey.publicOwner : subscriber.user
+        let database = DatabaseKey(container: subscriber.container, environment: subscriber.environment, scope: subscriber.scope, owner: owner)
+        guard let key = access.zoneKey(zoneID, in: database) else {
+            return error(id, .zoneNotFound, "zone '\(zoneID.zoneName)' does not exist")
+        }
+        if zoneID.isDefaultZone { return nil }
+        guard try await store.zone(key) != nil else { return error(id, .zoneNotFound, "zone '\(zoneID.zoneName)' does not exist") }
+        return nil
+    }
+
+    private func error(_ id: String, _ code: ServerErrorCode, _ reason: String) -> SubscriptionError {
+        SubscriptionError(subscriptionID: id, serverErrorCode: code, reason: reason, uuid: ErrorUUID.make())
+    }
+}

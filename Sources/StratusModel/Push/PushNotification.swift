@@ -1,0 +1,91 @@
+/// One notification of a push token's feed, named as CloudKit JS names its notification objects.
+///
+/// Stratus delivers these on the webcourier long-poll and the server-sent-events stream instead
+/// of APNs. Treat one as a hint, then fetch changes, as CloudKit advises.
+public struct PushNotification: Sendable, Hashable, Codable {
+    /// `notificationType` values.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        case database, recordZone, query
+    }
+
+    /// `queryNotificationReason` values.
+    public enum QueryReason: String, Sendable, Hashable, Codable {
+        case recordCreated = "RECORD_CREATED"
+        case recordUpdated = "RECORD_UPDATED"
+        case recordDeleted = "RECORD_DELETED"
+    }
+
+    public var notificationID: String
+    public var notificationType: Kind
+    public var subscriptionID: String?
+    public var containerIdentifier: String
+    public var environment: ContainerEnvironment?
+    public var databaseScope: DatabaseScope
+    /// The zone that changed (its owner included); absent for a database notification that
+    /// summarises several zones.
+    public var zoneID: ZoneID?
+    /// Set on the one notification that stands for notifications dropped from the feed.
+    public var isPruned: Bool
+    /// Query notifications: the record and why it fired.
+    public var recordName: String?
+    public var queryNotificationReason: QueryReason?
+    public var notificationInfo: NotificationInfo?
+    /// Milliseconds since 1970.
+    public var timestamp: Int64?
+
+    public init(
+        notificationID: String, notificationType: Kind, subscriptionID: String?, containerIdentifier: String,
+        environment: ContainerEnvironment? = nil, databaseScope: DatabaseScope, zoneID: ZoneID? = nil, isPruned: Bool = false,
+        recordName: String? = nil, queryNotificationReason: QueryReason? = nil, notificationInfo: NotificationInfo? = nil,
+        timestamp: Int64? = nil
+    ) {
+        self.notificationID = notificationID
+        self.notificationType = notificationType
+        self.subscriptionID = subscriptionID
+        self.containerIdentifier = containerIdentifier
+        self.environment = environment
+        self.databaseScope = databaseScope
+        self.zoneID = zoneID
+        self.isPruned = isPruned
+        self.recordName = recordName
+        self.queryNotificationReason = queryNotificationReason
+        self.notificationInfo = notificationInfo
+        self.timestamp = timestamp
+    }
+}
+
+/// `GET <webcourierURL>[?cursor=C]`: the notifications due after the cursor, and the cursor to
+/// send next (the same one when none were due).
+public struct NotificationFeed: Sendable, Hashable, Codable {
+    public var notifications: [PushNotification]
+    public var cursor: String
+
+    public init(notifications: [PushNotification], cursor: String) {
+        self.notifications = notifications
+        self.cursor = cursor
+    }
+}
+
+/// `POST tokens/create` and `tokens/register`: `{ "apnsEnvironment", "apnsToken"? }`.
+public struct PushTokenRequest: Sendable, Hashable, Codable {
+    public var apnsEnvironment: String?
+    public var apnsToken: String?
+
+    public init(apnsEnvironment: String = "development", apnsToken: String? = nil) {
+        self.apnsEnvironment = apnsEnvironment
+        self.apnsToken = apnsToken
+    }
+}
+
+/// The answer to tokens/create: the token and the long-poll URL that delivers its notifications.
+public struct PushTokenResponse: Sendable, Hashable, Codable {
+    public var apnsEnvironment: String
+    public var apnsToken: String
+    public var webcourierURL: String
+
+    public init(apnsEnvironment: String, apnsToken: String, webcourierURL: String) {
+        self.apnsEnvironment = apnsEnvironment
+        self.apnsToken = apnsToken
+        self.webcourierURL = webcourierURL
+    }
+}

@@ -1,0 +1,70 @@
+/// A subscription dictionary, as CloudKit Web Services sends and receives it (§3.7 of the wire
+/// reference), plus `database` (CKDatabaseSubscription, which CKSyncEngine uses).
+///
+/// `zone` subscriptions name one zone (or every zone with `zoneWide`); `query` subscriptions carry
+/// a query, `firesOn` and `firesOnce`; `database` subscriptions cover every zone of the database.
+public struct Subscription: Sendable, Hashable, Codable {
+    /// The `subscriptionType` values.
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        case zone, query, database
+    }
+
+    /// The `firesOn` values of a query subscription.
+    public enum Trigger: String, Sendable, Hashable, Codable, CaseIterable {
+        case create, update, delete
+    }
+
+    public var subscriptionID: String
+    /// Kept as sent, so an unknown or missing type is a per-item error rather than an
+    /// undecodable body (a delete may name only the `subscriptionID`).
+    public var subscriptionType: String?
+    public var zoneID: ZoneID?
+    public var zoneWide: Bool?
+    public var query: Query?
+    public var firesOn: [String]?
+    public var firesOnce: Bool?
+    public var notificationInfo: NotificationInfo?
+
+    public init(
+        subscriptionID: String, kind: Kind, zoneID: ZoneID? = nil, zoneWide: Bool? = nil, query: Query? = nil,
+        firesOn: [Trigger]? = nil, firesOnce: Bool? = nil, notificationInfo: NotificationInfo? = nil
+    ) {
+        self.subscriptionID = subscriptionID
+        self.subscriptionType = kind.rawValue
+        self.zoneID = zoneID
+        self.zoneWide = zoneWide
+        self.query = query
+        self.firesOn = firesOn?.map(\.rawValue)
+        self.firesOnce = firesOnce
+        self.notificationInfo = notificationInfo
+    }
+
+    /// The type, when it is one CloudKit knows.
+    public var kind: Kind? { subscriptionType.flatMap(Kind.init(rawValue:)) }
+
+    /// The `firesOn` values, when every one is known (an empty or missing list is `nil`).
+    public var triggers: Set<Trigger>? {
+        guard let firesOn, !firesOn.isEmpty else { return nil }
+        let known = firesOn.compactMap(Trigger.init(rawValue:))
+        return known.count == firesOn.count ? Set(known) : nil
+    }
+}
+
+/// How a notification is presented on a device (stored and echoed; Stratus delivers no alerts).
+public struct NotificationInfo: Sendable, Hashable, Codable {
+    public var alertBody: String?
+    public var alertLocalizationKey: String?
+    public var alertLocalizationArgs: [String]?
+    public var alertActionLocalizationKey: String?
+    public var alertLaunchImage: String?
+    public var soundName: String?
+    public var shouldBadge: Bool?
+    public var shouldSendContentAvailable: Bool?
+
+    public init(alertBody: String? = nil, soundName: String? = nil, shouldBadge: Bool? = nil, shouldSendContentAvailable: Bool? = nil) {
+        self.alertBody = alertBody
+        self.soundName = soundName
+        self.shouldBadge = shouldBadge
+        self.shouldSendContentAvailable = shouldSendContentAvailable
+    }
+}

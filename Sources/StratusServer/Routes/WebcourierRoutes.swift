@@ -1,0 +1,74 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import StratusCore
+import StratusModel
+
+/// A push token's notification feed, in place of APNs:
+/// - `GET /stratus/v1/push/{token}[?cursor=C]`: the webcourier long-poll. Answers at once when
+///   notifications are due after the cursor, else holds the request until one is (or ~25 s,
+///   then answers an empty page with the same cursor).
+/// - `GET /stratus/v1/push/{token}/events`: the same feed as server-sent events, one open
+///   connection; resumes from `Last-Event-ID` or `?cursor=`.
+/// The token in the path is the credential, as an APNs device token is.
+struct WebcourierRoutes {
+    let tokens: PushTokenService
+
+    /// The longest a poll is held: under the server's default idle timeout (30 s).
+    static let longestWait = 25
+
+    func register(on group: RouterGroup<StratusRequestContext>) {
+        group.get("push/:token", use: poll)
+        group.get("push/:token/events", use: events)
+    }
+
+    /// The webcourier URL of a token, on the host the client reached.
+    static func url(for token: String, request: Request) -> String {
+        let host = request.head.authority ?? "127.0.0.1"
+        return "http://\(host)/stratus/v1/push/\(token)"
+    }
+
+    @Sendable private func poll(_ request: Request, context: StratusRequestContext) async throws -> Response {
+        let token = try context.parameters.require("token")
+        let query = request.uri.queryParameters
+        var wait = Self.longestWait
+        if let given = query.get("timeout") {
+            guard let seconds = Int(given), (0...Self.longestWait).contains(seconds) else {
+                throw CoreError.badRequest("timeout must be 0-\(Self.longestWait) seconds")
+            }
+            wait = seconds
+        }
+        let feed = try await tokens.feed(token: token, cursor: query.get("cursor"), wait: .seconds(wait))
+        return try JSONBody.response(feed)
+    }
+
+    @Sendable private func events(_ request: Request, context: StratusRequestContext) async throws -> Response {
+        let token = try context.parameters.require("token")
+        let start = request.headers[.lastEventID] ?? request.uri.queryParameters.get("cursor").map { String($0) }
+        // The first read answers errors (unknown token, bad cursor) as JSON before the stream opens.
+        let first = try await tokens.feed(token: token, cursor: start, wait: .zero)
+        let tokens = self.tokens
+        let body = ResponseBody { writer in
+            var feed = first
+            let encoder = JSONEncoder()
+            while !Task.isCancelled {
+                var text = ""
+                for notification in feed.notifications {
+                    let id = Int64(notification.notificationID) ?? Int64(feed.cursor) ?? 0
+                    let json = String(decoding: try encoder.encode(notification), as: UTF8.self)
+                    text += "id: \(id)\nevent: notification\ndata: \(json)\n\n"
+                }
+                // A comment keeps the connection (and proxies) from timing it out.
+                if text.isEmpty { text = ": waiting\n\n" }
+                try await writer.write(ByteBuffer(string: text))
+                feed = try await tokens.feed(token: token, cursor: feed.cursor, wait: .seconds(15))
+            }
+            try await writer.finish(nil)
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-cache"
+        return Response(status: .ok, headers: headers, body: body)
+    }
+}
