@@ -82,11 +82,13 @@ public struct PushTokenService: Sendable {
         return NotificationFeed(notifications: [], cursor: String(position))
     }
 
-    /// Runs a store call, translating its failure.
+    /// Runs a store call, translating its failure; one cut short because the server is shutting
+    /// down (the poll was cancelled) is a retryable 503, the reconnect resumes from the cursor.
     private func attempt<T>(_ body: () async throws(StoreError) -> T) async throws(CoreError) -> T {
         do {
             return try await body()
         } catch {
+            if Task.isCancelled { throw CoreError(.tryAgainLater, "the server is shutting down; poll again", retryAfter: 1) }
             throw CoreError(error)
         }
     }

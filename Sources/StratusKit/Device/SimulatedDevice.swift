@@ -2,9 +2,10 @@ import Foundation
 import StratusModel
 
 /// A simulated device: one account signed in on one device, with its own local store file, a
-/// container and two sync engines (private and shared). Push is simulated: the test, or the
-/// device itself, calls ``sync()`` when there may be changes — so N devices of M accounts run
-/// in one process against one real server.
+/// container and two sync engines (private and shared). A test calls ``sync()`` by hand, or
+/// turns on automatic mode (``startAutomaticSync()``): the device then listens on its push
+/// token's webcourier and fetches when told, and sends soon after each local save — so N
+/// devices of M accounts run in one process against one real server.
 public actor SimulatedDevice {
     /// An account as a device signs it in.
     public struct Account: Sendable, Hashable {
@@ -44,6 +45,13 @@ public actor SimulatedDevice {
     /// The last history entry each record's pending send covers.
     var exporting: [RecordKey: Int64] = [:]
     var fetchedPages = 0
+    /// The sync running now: another waits for it (syncs never interleave).
+    var runningSync: Task<Void, any Error>?
+    /// Automatic mode: the push listener and whether a send is already scheduled.
+    var pushListener: Task<Void, Never>?
+    var syncScheduled = false
+    /// Push notifications received in automatic mode (tests and logs).
+    public internal(set) var notificationsReceived = 0
 
     public init(name: String, serverURL: String, container: String, storePath: String, zoneName: String = "Journal", naming: RecordNaming = .plain) throws {
         self.name = name
@@ -80,6 +88,7 @@ public actor SimulatedDevice {
 
     /// Signs out: the account's local data is purged and syncing stops.
     public func signOut() throws {
+        stopAutomaticSync()
         try store.purgeAll()
         account = nil
         userRecordName = nil
@@ -99,10 +108,14 @@ public actor SimulatedDevice {
     @discardableResult
     public func save(_ key: RecordKey, type: String, fields: [String: Field], parent: String? = nil, author: TransactionAuthor = .app) throws -> RecordKey {
         try store.save(LocalRecord(key: key, recordType: type, fields: fields, parentName: parent), author: author)
+        scheduleSyncIfAutomatic()
         return key
     }
 
-    public func delete(_ key: RecordKey) throws { try store.delete(key) }
+    public func delete(_ key: RecordKey) throws {
+        try store.delete(key)
+        scheduleSyncIfAutomatic()
+    }
 
     public func records(in scope: DatabaseScope) throws -> [LocalRecord] { try store.records(in: scope) }
 
@@ -115,7 +128,19 @@ public actor SimulatedDevice {
     // MARK: - Sync
 
     /// Sends local changes (re-sending after merged conflicts), then fetches both databases.
+    /// A sync asked for while one runs starts after it.
     public func sync() async throws {
+        while let running = runningSync { _ = try? await running.value }
+        let task = Task {
+            // Cleared by the sync itself, on the actor, before anyone waiting on it resumes.
+            defer { self.runningSync = nil }
+            try await self.syncNow()
+        }
+        runningSync = task
+        try await task.value
+    }
+
+    private func syncNow() async throws {
         guard try store.isMirroring, !engines.isEmpty else { return }
         for scope in [DatabaseScope.private, .shared] {
             guard let engine = engines[scope] else { continue }

@@ -33,12 +33,24 @@ struct CloudTransport: Sendable {
         try await send(.GET, path, Optional<EmptyRequest>.none, as: Response.self)
     }
 
+    /// GETs a URL the server handed out (a webcourier URL): no credentials, its own timeout.
+    func get<Response: Decodable>(url: String, as: Response.Type, timeout: TimeAmount) async throws(CloudError) -> Response {
+        try await send(.GET, url: url, Optional<EmptyRequest>.none, as: Response.self, timeout: timeout)
+    }
+
     private func send<Body: Encodable, Response: Decodable>(
         _ method: HTTPMethod, _ path: String, _ body: Body?, as: Response.Type
     ) async throws(CloudError) -> Response {
         var query = "ckAPIToken=\(credentials.apiToken)"
         if let token = credentials.webAuthToken { query += "&ckWebAuthToken=\(token)" }
-        var request = HTTPClientRequest(url: "\(baseURL)/\(path)?\(query)")
+        return try await send(method, url: "\(baseURL)/\(path)?\(query)", body, as: Response.self, timeout: timeout)
+    }
+
+    private func send<Body: Encodable, Response: Decodable>(
+        _ method: HTTPMethod, url: String, _ body: Body?, as: Response.Type, timeout: TimeAmount
+    ) async throws(CloudError) -> Response {
+        let path = url.split(separator: "?").first.map(String.init) ?? url
+        var request = HTTPClientRequest(url: url)
         request.method = method
         request.headers.add(name: "Content-Type", value: "application/json")
         if let deviceID { request.headers.add(name: "X-Stratus-Device-ID", value: deviceID) }

@@ -22,6 +22,9 @@ public actor SyncEngine {
         public var resultsLimit: Int?
         /// Attempts for a transient failure before giving up.
         public var maximumAttempts: Int = 5
+        /// The database subscription the engine makes (as CKSyncEngine does) so pushes say when
+        /// to fetch; `nil` makes none.
+        public var subscriptionID: String? = "stratus.sync-engine"
 
         public init(database: CloudDatabase, container: CloudContainer) {
             self.database = database
@@ -57,6 +60,7 @@ public actor SyncEngine {
     public func fetchChanges() async throws {
         try await deliver(.willFetchChanges)
         try await checkAccount()
+        try await ensureSubscription()
         var zones: [ZoneID] = []
         var token = state.databaseToken
         while true {
@@ -140,6 +144,19 @@ public actor SyncEngine {
         }
         state.lastUserRecordName = current
         try await deliver(.accountChange(previous: previous, current: current))
+        try await deliver(.stateUpdate(state))
+    }
+
+    /// Saves the engine's database subscription once per account (one already there will do).
+    private func ensureSubscription() async throws {
+        guard let id = configuration.subscriptionID, let user = state.lastUserRecordName, state.subscribedUser != user else { return }
+        let subscription = Subscription(
+            subscriptionID: id, kind: .database, notificationInfo: NotificationInfo(shouldSendContentAvailable: true)
+        )
+        let database = database
+        let results = try await retrying { () async throws(CloudError) in try await database.save([subscription]) }
+        if case .failure(let error)? = results.first, error.code != .serverRecordChanged { throw error }
+        state.subscribedUser = user
         try await deliver(.stateUpdate(state))
     }
 

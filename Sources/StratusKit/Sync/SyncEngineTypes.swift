@@ -39,6 +39,8 @@ public struct SyncEngineState: Sendable, Hashable, Codable {
     public var pendingRecordZoneChanges: [PendingRecordZoneChange] = []
     public var pendingDatabaseChanges: [PendingDatabaseChange] = []
     public var lastUserRecordName: String?
+    /// The account the engine's database subscription was saved for.
+    public var subscribedUser: String?
 
     public init() {}
 

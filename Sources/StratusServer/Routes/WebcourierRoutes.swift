@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import ServiceLifecycle
 import StratusCore
 import StratusModel
 
@@ -39,7 +40,13 @@ struct WebcourierRoutes {
             }
             wait = seconds
         }
-        let feed = try await tokens.feed(token: token, cursor: query.get("cursor"), wait: .seconds(wait))
+        let cursor = query.get("cursor").map { String($0) }
+        let tokens = self.tokens
+        let seconds = wait
+        // A server shutting down answers held polls at once (empty) instead of waiting them out.
+        let feed = try await cancelWhenGracefulShutdown {
+            try await tokens.feed(token: token, cursor: cursor, wait: .seconds(seconds))
+        }
         return try JSONBody.response(feed)
     }
 
@@ -62,7 +69,10 @@ struct WebcourierRoutes {
                 // A comment keeps the connection (and proxies) from timing it out.
                 if text.isEmpty { text = ": waiting\n\n" }
                 try await writer.write(ByteBuffer(string: text))
-                feed = try await tokens.feed(token: token, cursor: feed.cursor, wait: .seconds(15))
+                let cursor = feed.cursor
+                feed = try await cancelWhenGracefulShutdown {
+                    try await tokens.feed(token: token, cursor: cursor, wait: .seconds(15))
+                }
             }
             try await writer.finish(nil)
         }
