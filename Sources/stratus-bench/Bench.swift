@@ -21,9 +21,13 @@ struct Bench: AsyncParsableCommand {
     @Option(help: "dev-credentials.json of a running server to target instead.") var credentials: String?
     @Option(help: "Server URL when targeting a running server.") var server: String?
     @Option(help: "Records in the query workload's zone.") var queryZoneSize = 100_000
-    @Option(help: "Workloads to run (comma separated): echo,single,batch,raw,changes,queries.") var only = "echo,single,batch,raw,changes,queries"
+    @Option(help: "Workloads to run (comma separated): echo,single,batch,raw,changes,queries,push.")
+    var only = "echo,single,batch,raw,changes,queries,push"
+    @Option(help: "Listener counts for the push workload (comma separated).") var pushListeners = "1,100,1000,10000"
+    @Option(help: "Writes per listener count in the push workload.") var pushWrites = 20
 
     func run() async throws {
+        OpenFileLimit.raise()
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = max(concurrency, 8)
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
@@ -92,6 +96,26 @@ struct Bench: AsyncParsableCommand {
             report.add("query: equality, indexed", try await queries.equality(count: queryZoneSize), itemsPerRequest: 1)
             report.add("query: sorted range page, indexed", try await queries.sortedRange(count: queryZoneSize), itemsPerRequest: 1)
         }
+        if workloads.contains("push") { try await measurePush(target, client: client, scenarios: scenarios, report: &report) }
         print(report.markdown)
+    }
+
+    private func measurePush(_ target: ServerUnderTest, client: HTTPClient, scenarios: Scenarios, report: inout Report) async throws {
+        let push = PushScenarios(server: target, client: client)
+        let counts = pushListeners.split(separator: ",").compactMap { Int($0) }
+        let without = try await scenarios.singleCreates(concurrency: concurrency, run: UUID().uuidString)
+        report.add("single-record creates, c=\(concurrency), no subscription", without, itemsPerRequest: 1)
+        try await push.subscribe()
+        let urls = try await push.tokens(counts.max() ?? 1, prefix: "listener")
+        for count in counts {
+            let delivery = try await push.delivery(Array(urls.prefix(count)), writes: pushWrites, run: UUID().uuidString)
+            report.add(delivery, writes: pushWrites)
+        }
+        let listening = Array(urls.prefix(100))
+        let with = try await push.writesWhileListening(listening, scenarios: scenarios, concurrency: concurrency, run: UUID().uuidString)
+        report.add(
+            "single-record creates, c=\(concurrency), 100 devices listening", with, itemsPerRequest: 1,
+            limit: ("the same without a subscription", without.requestsPerSecond)
+        )
     }
 }

@@ -17,6 +17,16 @@ struct Report {
         rows.append("| \(name) | – | \(format(itemsPerSecond, 0)) | – | – | 0 | |")
     }
 
+    /// A push row: delivery latency from a write's 200 at one listener count, the server's RSS meanwhile.
+    mutating func add(_ delivery: PushScenarios.Delivery, writes: Int) {
+        let rss = delivery.serverRSSMegabytes.map { "server RSS \(format($0, 0)) MB with every poll held" } ?? ""
+        rows.append(
+            "| push: write → delivery, \(format(Double(delivery.listeners), 0)) listeners × \(writes) writes | – | "
+                + "\(format(Double(delivery.listeners * writes), 0)) deliveries | \(format(delivery.p50Milliseconds, 2)) | "
+                + "\(format(delivery.p99Milliseconds, 2)) | \(delivery.missed) | \(rss) |"
+        )
+    }
+
     mutating func note(_ text: String) { notes.append(text) }
 
     var markdown: String {

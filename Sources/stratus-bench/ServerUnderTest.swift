@@ -20,7 +20,11 @@ final class ServerUnderTest {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let process = Process()
         process.executableURL = binary
-        process.arguments = ["serve", "--dev", "--limits", "lenient", "--port", String(port), "--data", directory.path, "--log-level", "error"]
+        process.arguments = [
+            "serve", "--dev", "--limits", "lenient", "--port", String(port), "--data", directory.path, "--log-level", "error",
+            // The push workload holds 10,000 long-polls open at once.
+            "--max-connections", "12000",
+        ]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         self.process = process
@@ -45,6 +49,15 @@ final class ServerUnderTest {
         self.credentials = credentials
         self.dataDirectory = nil
         self.process = nil
+    }
+
+    /// The started server's resident memory (`VmRSS`), in MB; `nil` for a server not started here.
+    func residentMegabytes() -> Double? {
+        guard let process, let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+        else { return nil }
+        return kilobytes / 1024
     }
 
     func stop() {

@@ -25,6 +25,7 @@ struct Serve: AsyncParsableCommand {
     var corsOrigin: String?
 
     func run() async throws {
+        OpenFileLimit.raise()
         var logger = Logger(label: "stratus")
         logger.logLevel = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? (dev ? .info : .notice)
         let dataURL = URL(fileURLWithPath: data, isDirectory: true)
