@@ -12,6 +12,7 @@ import StratusStore
 /// - The public database: zone subscriptions and query subscriptions of every user.
 struct NotificationPlanner: Sendable {
     let store: any PushStore & ShareStore & RecordStore
+    let subscriptions: SubscriptionCache
 
     /// The notifications, and the `firesOnce` subscriptions that fired.
     func plan(_ event: CommitEvent, now: Int64) async throws(StoreError) -> (notifications: [NewNotification], fired: [StoredSubscription]) {
@@ -19,13 +20,13 @@ struct NotificationPlanner: Sendable {
         var fired: [StoredSubscription] = []
         switch database.scope {
         case .private:
-            let own = try await store.subscriptions(
+            let own = try await subscriptions.subscriptions(
                 container: database.container, environment: database.environment, scope: .private, users: [database.owner]
             )
             fired += own.filter { fires($0, for: event) != nil }
             fired += try await participantSubscriptions(for: event)
         case .public:
-            let all = try await store.subscriptions(container: database.container, environment: database.environment, scope: .public, users: nil)
+            let all = try await subscriptions.subscriptions(container: database.container, environment: database.environment, scope: .public, users: nil)
             fired += all.filter { fires($0, for: event) != nil }
         case .shared:
             break
@@ -72,11 +73,14 @@ struct NotificationPlanner: Sendable {
     /// Shared-database subscriptions of the zone's participants that this change concerns.
     private func participantSubscriptions(for event: CommitEvent) async throws(StoreError) -> [StoredSubscription] {
         let database = event.zone.database
-        let audience = try await store.sharedAudience(of: event.zone, changedAfter: event.previousSeq)
-        guard !audience.isEmpty else { return [] }
-        let subscriptions = try await store.subscriptions(
-            container: database.container, environment: database.environment, scope: .shared, users: audience.map(\.user)
+        // Nobody subscribed to a shared database here: no need to ask who takes part.
+        let shared = try await subscriptions.subscriptions(
+            container: database.container, environment: database.environment, scope: .shared, users: nil
         )
+        guard !shared.isEmpty else { return [] }
+        let audience = try await store.sharedAudience(of: event.zone, changedAfter: event.previousSeq)
+        let members = Set(audience.map(\.user))
+        let subscriptions = shared.filter { members.contains($0.subscriber.user) }
         guard !subscriptions.isEmpty else { return [] }
         let subscribed = Set(subscriptions.map(\.subscriber.user))
         var concerned = Set<String>()

@@ -14,6 +14,10 @@ public final class PushDispatcher: Sendable {
     static let chunk = 500
 
     public let hub: any NotificationHub
+    /// Subscriptions in memory for matching; ``SubscriptionService`` drops what it changes.
+    let subscriptions: SubscriptionCache
+    /// The newest notifications per feed, for polls woken together.
+    let recent = RecentFeeds()
     private let queue = EventQueue()
     private let signal: AsyncStream<Void>.Continuation
 
@@ -24,8 +28,13 @@ public final class PushDispatcher: Sendable {
     ) {
         let (stream, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         self.hub = hub
+        let subscriptions = SubscriptionCache(store: store)
+        self.subscriptions = subscriptions
         self.signal = signal
-        let worker = Worker(planner: NotificationPlanner(store: store), store: store, hub: hub, retention: retention, now: now, logger: logger)
+        let worker = Worker(
+            planner: NotificationPlanner(store: store, subscriptions: subscriptions), store: store, subscriptions: subscriptions,
+            recent: recent, hub: hub, retention: retention, now: now, logger: logger
+        )
         let queue = self.queue
         Task {
             for await _ in stream {
@@ -74,6 +83,8 @@ public final class PushDispatcher: Sendable {
     private struct Worker: Sendable {
         let planner: NotificationPlanner
         let store: any PushStore
+        let subscriptions: SubscriptionCache
+        let recent: RecentFeeds
         let hub: any NotificationHub
         let retention: NotificationRetention
         let now: @Sendable () -> Int64
@@ -101,15 +112,28 @@ public final class PushDispatcher: Sendable {
                 let slice = Array(notifications[start..<min(start + PushDispatcher.chunk, notifications.count)])
                 start += slice.count
                 do {
-                    let position = try await store.appendNotifications(slice, retention: retention, now: now())
-                    let feeds = Set(slice.map { FeedKey(recipient: $0.recipient, container: $0.container, environment: $0.environment) })
-                    hub.publish(feeds, through: position)
+                    let appendedAt = now()
+                    let position = try await store.appendNotifications(slice, retention: retention, now: appendedAt)
+                    // One transaction under the writer: the slice got consecutive positions ending at `position`.
+                    var entries: [FeedKey: [RecentFeeds.Entry]] = [:]
+                    for (offset, item) in slice.enumerated() {
+                        var notification = item.notification
+                        let itemPosition = position - Int64(slice.count - 1 - offset)
+                        notification.notificationID = String(itemPosition)
+                        let feed = FeedKey(recipient: item.recipient, container: item.container, environment: item.environment)
+                        entries[feed, default: []].append(RecentFeeds.Entry(
+                            position: itemPosition, originDevice: item.originDevice, notification: notification
+                        ))
+                    }
+                    for (feed, appended) in entries { recent.record(feed, appended, now: appendedAt, age: retention.age) }
+                    hub.publish(Set(entries.keys), through: position)
                 } catch {
                     logger.error("push: cannot store notifications", metadata: ["count": "\(slice.count)", "error": "\(error)"])
                 }
             }
             do {
                 try await store.deleteSubscriptions(fired)
+                for subscriber in Set(fired.map(\.subscriber)) { subscriptions.invalidate(subscriber) }
             } catch {
                 logger.error("push: cannot retire fired-once subscriptions", metadata: ["error": "\(error)"])
             }

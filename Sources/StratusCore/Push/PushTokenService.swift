@@ -10,6 +10,7 @@ import StratusStore
 public struct PushTokenService: Sendable {
     let store: any PushStore
     let hub: any NotificationHub
+    let recent: RecentFeeds
     let configuration: CoreConfiguration
 
     /// Notifications answered per poll.
@@ -63,17 +64,24 @@ public struct PushTokenService: Sendable {
         let key = stored.user.map { FeedKey(recipient: $0, container: stored.container, environment: stored.environment) }
         while true {
             let seen = key.map(hub.latest) ?? 0
-            let after = position
-            let page = try await attempt { () async throws(StoreError) in
-                try await store.notifications(for: stored, after: after, limit: Self.pageSize)
-            }
-            var notifications = page.entries.map(\.notification)
-            if position < page.prunedThrough {
-                notifications.insert(pruned(stored, through: page.prunedThrough), at: 0)
-            }
-            if !notifications.isEmpty {
-                let last = max(page.entries.last?.id ?? position, page.prunedThrough)
-                return NotificationFeed(notifications: notifications, cursor: String(last))
+            if let key, let window = recent.page(key, after: position, excluding: stored.deviceID, limit: Self.pageSize) {
+                // Answered from memory (the common wake-up); an empty window means nothing new yet.
+                if let last = window.last {
+                    return NotificationFeed(notifications: window.map(\.notification), cursor: String(last.position))
+                }
+            } else {
+                let after = position
+                let page = try await attempt { () async throws(StoreError) in
+                    try await store.notifications(for: stored, after: after, limit: Self.pageSize)
+                }
+                var notifications = page.entries.map(\.notification)
+                if position < page.prunedThrough {
+                    notifications.insert(pruned(stored, through: page.prunedThrough), at: 0)
+                }
+                if !notifications.isEmpty {
+                    let last = max(page.entries.last?.id ?? position, page.prunedThrough)
+                    return NotificationFeed(notifications: notifications, cursor: String(last))
+                }
             }
             let remaining = deadline - ContinuousClock.now
             guard let key, remaining > .zero, !Task.isCancelled else { break }

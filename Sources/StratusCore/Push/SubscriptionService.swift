@@ -12,6 +12,7 @@ public struct SubscriptionService: Sendable {
     let access: DatabaseAccess
     let schema: SchemaCache
     let configuration: CoreConfiguration
+    let cache: SubscriptionCache
 
     /// The caller's subscriptions in the database.
     public func list(scope: RequestScope) async throws(CoreError) -> SubscriptionsResponse {
@@ -59,6 +60,7 @@ public struct SubscriptionService: Sendable {
                 }
             }
             var outcomes = try await store.modifySubscriptions(changes, of: subscriber).makeIterator()
+            cache.invalidate(subscriber)
             return SubscriptionsResponse(subscriptions: zip(results, request.operations).map { result, operation in
                 if let result { return result }
                 let id = operation.subscription.subscriptionID

@@ -38,8 +38,10 @@ public struct StratusServices: Sendable {
         self.admin = AdminService(store: store, push: push)
         self.users = UserService(store: store, identity: identity, configuration: configuration)
         self.shares = ShareService(store: store, configuration: configuration, push: push)
-        self.subscriptions = SubscriptionService(store: store, access: access, schema: schemaCache, configuration: configuration)
-        self.pushTokens = PushTokenService(store: store, hub: hub, configuration: configuration)
+        self.subscriptions = SubscriptionService(
+            store: store, access: access, schema: schemaCache, configuration: configuration, cache: push.subscriptions
+        )
+        self.pushTokens = PushTokenService(store: store, hub: hub, recent: push.recent, configuration: configuration)
         self.configuration = configuration
     }
 }

@@ -70,8 +70,12 @@ struct WebcourierRoutes {
                 if text.isEmpty { text = ": waiting\n\n" }
                 try await writer.write(ByteBuffer(string: text))
                 let cursor = feed.cursor
-                feed = try await cancelWhenGracefulShutdown {
-                    try await tokens.feed(token: token, cursor: cursor, wait: .seconds(15))
+                do {
+                    feed = try await cancelWhenGracefulShutdown {
+                        try await tokens.feed(token: token, cursor: cursor, wait: .seconds(15))
+                    }
+                } catch {
+                    break  // shutting down (or the token is gone): end the stream; the client resumes from its last id
                 }
             }
             try await writer.finish(nil)

@@ -21,8 +21,9 @@ extension SQLiteStore {
                 ])
                 feeds.insert(FeedKey(recipient: item.recipient, container: item.container, environment: item.environment.rawValue))
             }
+            let last = db.lastInsertedRowID
             for feed in feeds { try SQLiteStore.trim(feed, retention: retention, now: now, in: db) }
-            return db.lastInsertedRowID
+            return last
         }
     }
 
