@@ -19,11 +19,13 @@ struct Report {
 
     /// A push row: delivery latency from a write's 200 at one listener count, the server's RSS meanwhile.
     mutating func add(_ delivery: PushScenarios.Delivery, writes: Int) {
-        let rss = delivery.serverRSSMegabytes.map { "server RSS \(format($0, 0)) MB with every poll held" } ?? ""
+        let rss = delivery.serverRSSMegabytes.map { "; server RSS \(format($0, 0)) MB with every poll held" } ?? ""
+        let fromRequest = "from the write's request: p50 \(format(delivery.fromRequestP50Milliseconds, 2)) ms, "
+            + "p99 \(format(delivery.fromRequestP99Milliseconds, 2)) ms"
         rows.append(
             "| push: write → delivery, \(format(Double(delivery.listeners), 0)) listeners × \(writes) writes | – | "
                 + "\(format(Double(delivery.listeners * writes), 0)) deliveries | \(format(delivery.p50Milliseconds, 2)) | "
-                + "\(format(delivery.p99Milliseconds, 2)) | \(delivery.missed) | \(rss) |"
+                + "\(format(delivery.p99Milliseconds, 2)) | \(delivery.missed) | \(fromRequest)\(rss) |"
         )
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import StratusModel
 import StratusStore
 
@@ -7,10 +8,13 @@ import StratusStore
 /// A token's feed is its account's notifications in the token's container environment, minus
 /// those caused by the token's own device, read from a cursor (a feed position). A reader
 /// whose cursor fell behind the feed's retention gets one notification with `isPruned` first.
+/// Deliveries to one token are coalesced as APNs coalesces pushes: a token is answered at most
+/// once per ``TokenPacing/interval``; what arrives meanwhile goes in the next answer.
 public struct PushTokenService: Sendable {
     let store: any PushStore
     let hub: any NotificationHub
     let recent: RecentFeeds
+    let pacing: TokenPacing
     let configuration: CoreConfiguration
 
     /// Notifications answered per poll.
@@ -67,6 +71,7 @@ public struct PushTokenService: Sendable {
             if let key, let window = recent.page(key, after: position, excluding: stored.deviceID, limit: Self.pageSize) {
                 // Answered from memory (the common wake-up); an empty window means nothing new yet.
                 if let last = window.last {
+                    if await pacing.holdBack(token) { continue }
                     return NotificationFeed(notifications: window.map(\.notification), cursor: String(last.position))
                 }
             } else {
@@ -79,6 +84,7 @@ public struct PushTokenService: Sendable {
                     notifications.insert(pruned(stored, through: page.prunedThrough), at: 0)
                 }
                 if !notifications.isEmpty {
+                    if await pacing.holdBack(token) { continue }
                     let last = max(page.entries.last?.id ?? position, page.prunedThrough)
                     return NotificationFeed(notifications: notifications, cursor: String(last))
                 }
@@ -122,5 +128,35 @@ public struct PushTokenService: Sendable {
 extension StoredPushToken {
     func response(_ webcourierURL: (String) -> String) -> PushTokenResponse {
         PushTokenResponse(apnsEnvironment: apnsEnvironment, apnsToken: token, webcourierURL: webcourierURL(token))
+    }
+}
+
+/// When each token was last answered with notifications, so answers to one token are at least
+/// ``interval`` apart: a device on a busy feed gets batches, not one answer per change.
+final class TokenPacing: Sendable {
+    let interval: Duration
+    private let answered = Mutex<[String: ContinuousClock.Instant]>([:])
+
+    init(interval: Duration = .milliseconds(200)) {
+        self.interval = interval
+    }
+
+    /// Whether an answer to `token` must wait: if so, waits out the interval and returns `true`
+    /// (read the feed again, it may hold more); else notes the answer and returns `false`.
+    func holdBack(_ token: String) async -> Bool {
+        let now = ContinuousClock.now
+        let earliest = answered.withLock { answered -> ContinuousClock.Instant? in
+            if let last = answered[token], now < last + interval { return last + interval }
+            if answered.count > 100_000 { answered = answered.filter { now < $0.value + interval } }
+            answered[token] = now
+            return nil
+        }
+        guard let earliest else { return false }
+        do {
+            try await Task.sleep(until: earliest)
+        } catch {
+            answered.withLock { $0[token] = nil }  // cancelled: answer at once
+        }
+        return true
     }
 }

@@ -41,7 +41,7 @@ public struct StratusServices: Sendable {
         self.subscriptions = SubscriptionService(
             store: store, access: access, schema: schemaCache, configuration: configuration, cache: push.subscriptions
         )
-        self.pushTokens = PushTokenService(store: store, hub: hub, recent: push.recent, configuration: configuration)
+        self.pushTokens = PushTokenService(store: store, hub: hub, recent: push.recent, pacing: TokenPacing(), configuration: configuration)
         self.configuration = configuration
     }
 }
