@@ -75,14 +75,18 @@ struct PushScenarios {
         let received = Counter()
         let arrivalsTask = Task {
             try await withThrowingTaskGroup(of: [ContinuousClock.Instant].self) { group in
-                for url in urls {
-                    group.addTask { try await Self.listen(url, client: listeners, until: writes, received: received) }
+                for (index, url) in urls.enumerated() {
+                    group.addTask {
+                        // Connections open in a stream (2,000 a second), not all in one burst.
+                        try await Task.sleep(for: .microseconds(500 * index))
+                        return try await Self.listen(url, client: listeners, until: writes, received: received)
+                    }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
         }
         // Every poll held (opened in the background): then the server's memory with them all.
-        try await Task.sleep(for: .seconds(2 + urls.count / 1_500))
+        try await Task.sleep(for: .seconds(2 + urls.count / 1_000))
         let rss = server.residentMegabytes()
         var writeTimes: [ContinuousClock.Instant] = []
         var sendTimes: [ContinuousClock.Instant] = []
@@ -139,6 +143,7 @@ struct PushScenarios {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connections + 16
         configuration.connectionPool.idleTimeout = .seconds(120)
+        configuration.timeout.connect = .seconds(30)
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         do {
             let result = try await body(client)
