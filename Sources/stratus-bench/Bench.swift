@@ -105,17 +105,26 @@ struct Bench: AsyncParsableCommand {
         let counts = pushListeners.split(separator: ",").compactMap { Int($0) }
         let without = try await scenarios.singleCreates(concurrency: concurrency, run: UUID().uuidString)
         report.add("single-record creates, c=\(concurrency), no subscription", without, itemsPerRequest: 1)
-        try await push.subscribe()
-        let urls = try await push.tokens(counts.max() ?? 1, prefix: "listener")
+        // Another account's 100 devices, subscribed and listening, whom alice's writes do not concern.
+        let bystanders = try await push.tokens(100, prefix: "bob-device", account: "bob")
+        try await push.subscribe(account: "bob")
+        let idle = try await push.writesWhileListening(bystanders, scenarios: scenarios, concurrency: concurrency, run: UUID().uuidString)
+        report.add(
+            "single-record creates, c=\(concurrency), 100 other devices listening", idle, itemsPerRequest: 1,
+            limit: ("no listeners", without.requestsPerSecond)
+        )
+        try await push.subscribe(account: "alice")
         for count in counts {
-            let delivery = try await push.delivery(Array(urls.prefix(count)), writes: pushWrites, run: UUID().uuidString)
+            // Fresh tokens each time: a listener's feed starts when its token is made.
+            let urls = try await push.tokens(count, prefix: "listener-\(count)")
+            let delivery = try await push.delivery(urls, writes: pushWrites, run: UUID().uuidString)
             report.add(delivery, writes: pushWrites)
         }
-        let listening = Array(urls.prefix(100))
+        let listening = try await push.tokens(100, prefix: "busy")
         let with = try await push.writesWhileListening(listening, scenarios: scenarios, concurrency: concurrency, run: UUID().uuidString)
         report.add(
-            "single-record creates, c=\(concurrency), 100 devices listening", with, itemsPerRequest: 1,
-            limit: ("the same without a subscription", without.requestsPerSecond)
+            "single-record creates, c=\(concurrency), 100 of the writer's devices receiving every change", with, itemsPerRequest: 1,
+            limit: ("no listeners", without.requestsPerSecond)
         )
     }
 }

@@ -34,17 +34,18 @@ struct PushScenarios {
         var fromRequestP99Milliseconds: Double { Double(fromRequest.valueAtPercentile(99)) / 1000 }
     }
 
-    /// alice's database subscription (what CKSyncEngine makes).
-    func subscribe() async throws {
+    /// An account's database subscription (what CKSyncEngine makes).
+    func subscribe(account: String) async throws {
         let request = ModifySubscriptionsRequest(operations: [.init(.create, Subscription(subscriptionID: "bench", kind: .database))])
-        let response = try await client.execute(.post(server.url("subscriptions/modify"), body: JSONEncoder().encode(request)), timeout: .seconds(10))
+        let url = server.url("subscriptions/modify", account: account)
+        let response = try await client.execute(.post(url, body: JSONEncoder().encode(request)), timeout: .seconds(10))
         _ = try await response.body.collect(upTo: 1 << 20)
         guard response.status == .ok else { throw BenchError("subscription not saved: \(response.status)") }
     }
 
-    /// `count` push tokens of alice's devices `listener-<n>`; their webcourier URLs.
-    func tokens(_ count: Int, prefix: String) async throws -> [String] {
-        let url = server.url("tokens/create")
+    /// `count` push tokens of an account's devices `<prefix>-<n>`; their webcourier URLs.
+    func tokens(_ count: Int, prefix: String, account: String = "alice") async throws -> [String] {
+        let url = server.url("tokens/create", account: account)
         let client = self.client
         return try await withThrowingTaskGroup(of: [String].self) { group in
             for lane in 0..<16 {
