@@ -25,6 +25,7 @@ struct Bench: AsyncParsableCommand {
     var only = "echo,single,batch,raw,changes,queries,push"
     @Option(help: "Listener counts for the push workload (comma separated).") var pushListeners = "1,100,1000,10000"
     @Option(help: "Writes per listener count in the push workload.") var pushWrites = 20
+    @Option(help: "Listener counts that also receive over server-sent events.") var pushStreams = "1000,10000"
 
     func run() async throws {
         OpenFileLimit.raise()
@@ -114,10 +115,12 @@ struct Bench: AsyncParsableCommand {
             limit: ("no listeners", without.requestsPerSecond)
         )
         try await push.subscribe(account: "alice")
-        for count in counts {
+        let streams = pushStreams.split(separator: ",").compactMap { Int($0) }
+        let runs = counts.map { ($0, PushScenarios.Mode.longPoll) } + streams.map { ($0, PushScenarios.Mode.events) }
+        for (count, mode) in runs {
             // Fresh tokens each time: a listener's feed starts when its token is made.
-            let urls = try await push.tokens(count, prefix: "listener-\(count)")
-            let delivery = try await push.delivery(urls, writes: pushWrites, run: UUID().uuidString)
+            let urls = try await push.tokens(count, prefix: "listener-\(mode.rawValue)-\(count)")
+            let delivery = try await push.delivery(urls, mode: mode, writes: pushWrites, run: UUID().uuidString)
             report.add(delivery, writes: pushWrites)
         }
         let listening = try await push.tokens(100, prefix: "busy")

@@ -17,8 +17,15 @@ struct PushScenarios {
     let server: ServerUnderTest
     let client: HTTPClient
 
+    /// How listeners receive: a long-poll per delivery, or one server-sent-events stream each.
+    enum Mode: String {
+        case longPoll = "long-poll"
+        case events = "SSE"
+    }
+
     /// What one listener count measured.
     struct Delivery {
+        var mode: Mode
         var listeners: Int
         /// From the write's 200 (a notification that beats the answer back counts as 0).
         var histogram: Histogram<UInt64>
@@ -68,11 +75,13 @@ struct PushScenarios {
     /// Holds a long-poll open on every URL, makes `writes` writes one after another (each once
     /// every listener has the previous one, and the server's per-token coalescing interval of
     /// 200 ms has passed), and measures each delivery from the write's 200 and from its request.
-    func delivery(_ urls: [String], writes: Int, run: String) async throws -> Delivery {
-        try await Self.withListeners(urls.count) { listeners in try await delivery(urls, writes: writes, run: run, listeners: listeners) }
+    func delivery(_ urls: [String], mode: Mode, writes: Int, run: String) async throws -> Delivery {
+        try await Self.withListeners(urls.count) { listeners in
+            try await delivery(urls, mode: mode, writes: writes, run: run, listeners: listeners)
+        }
     }
 
-    private func delivery(_ urls: [String], writes: Int, run: String, listeners: HTTPClient) async throws -> Delivery {
+    private func delivery(_ urls: [String], mode: Mode, writes: Int, run: String, listeners: HTTPClient) async throws -> Delivery {
         let received = Counter()
         let arrivalsTask = Task {
             try await withThrowingTaskGroup(of: [ContinuousClock.Instant].self) { group in
@@ -80,7 +89,10 @@ struct PushScenarios {
                     group.addTask {
                         // Connections open in a stream (2,000 a second), not all in one burst.
                         try await Task.sleep(for: .microseconds(500 * index))
-                        return try await Self.listen(url, client: listeners, until: writes, received: received)
+                        switch mode {
+                        case .longPoll: return try await Self.listen(url, client: listeners, until: writes, received: received)
+                        case .events: return try await Self.stream(url, client: listeners, until: writes, received: received)
+                        }
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -116,7 +128,7 @@ struct PushScenarios {
                 _ = fromRequest.record(Self.microseconds(arrival - sent))
             }
         }
-        return Delivery(listeners: urls.count, histogram: histogram, fromRequest: fromRequest, serverRSSMegabytes: rss, missed: missed)
+        return Delivery(mode: mode, listeners: urls.count, histogram: histogram, fromRequest: fromRequest, serverRSSMegabytes: rss, missed: missed)
     }
 
     private static func microseconds(_ duration: Duration) -> UInt64 {
@@ -170,6 +182,28 @@ struct PushScenarios {
             arrivals += Array(repeating: now, count: feed.notifications.count)
             received.value.add(feed.notifications.count, ordering: .relaxed)
             cursor = feed.cursor
+        }
+        return arrivals
+    }
+
+    /// One device's event stream: note when each notification event arrives.
+    private static func stream(_ url: String, client: HTTPClient, until count: Int, received: Counter) async throws -> [ContinuousClock.Instant] {
+        var request = HTTPClientRequest(url: url + "/events")
+        request.method = .GET
+        let response = try await client.execute(request, timeout: .seconds(600))
+        var arrivals: [ContinuousClock.Instant] = []
+        var pending = ""
+        for try await chunk in response.body {
+            let now = ContinuousClock.now
+            pending += String(buffer: chunk)
+            while let end = pending.range(of: "\n\n") {
+                if pending[..<end.lowerBound].contains("event: notification") {
+                    arrivals.append(now)
+                    received.value.add(1, ordering: .relaxed)
+                }
+                pending.removeSubrange(..<end.upperBound)
+            }
+            if arrivals.count >= count { break }
         }
         return arrivals
     }

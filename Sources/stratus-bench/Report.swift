@@ -23,7 +23,7 @@ struct Report {
         let fromRequest = "from the write's request: p50 \(format(delivery.fromRequestP50Milliseconds, 2)) ms, "
             + "p99 \(format(delivery.fromRequestP99Milliseconds, 2)) ms"
         rows.append(
-            "| push: write → delivery, \(format(Double(delivery.listeners), 0)) listeners × \(writes) writes | – | "
+            "| push (\(delivery.mode.rawValue)): write → delivery, \(format(Double(delivery.listeners), 0)) listeners × \(writes) writes | – | "
                 + "\(format(Double(delivery.listeners * writes), 0)) deliveries | \(format(delivery.p50Milliseconds, 2)) | "
                 + "\(format(delivery.p99Milliseconds, 2)) | \(delivery.missed) | \(fromRequest)\(rss) |"
         )

@@ -31,20 +31,27 @@ public protocol NotificationHub: Sendable {
     func wait(for feed: FeedKey, after position: Int64, timeout: Duration) async -> Bool
 }
 
-/// The in-process hub: waiters are continuations keyed by feed, woken in one pass.
+/// The in-process hub: waiters are continuations keyed by feed, woken in one pass. Timeouts are
+/// kept as deadlines and swept by one task a few times a second, so ten thousand held polls cost
+/// ten thousand continuations, not ten thousand timers.
 public final class LocalNotificationHub: NotificationHub {
     private struct Waiter {
         var after: Int64
+        var deadline: ContinuousClock.Instant
         var continuation: CheckedContinuation<Bool, Never>
     }
 
     private struct State {
         var waiters: [FeedKey: [UInt64: Waiter]] = [:]
         var latest: [FeedKey: Int64] = [:]
-        /// Waiters timed out or cancelled before they were registered.
-        var expired: Set<UInt64> = []
+        /// Waiters cancelled before they were registered.
+        var cancelled: Set<UInt64> = []
         var nextID: UInt64 = 0
+        var sweeping = false
     }
+
+    /// How often timed-out waiters are let go (their timeout is that much late at most).
+    static let sweepInterval = Duration.milliseconds(100)
 
     private let state = Mutex(State())
 
@@ -79,36 +86,51 @@ public final class LocalNotificationHub: NotificationHub {
             state.nextID += 1
             return state.nextID
         }
-        let timer = Task { [weak self] in
-            guard (try? await Task.sleep(for: timeout)) != nil else { return }
-            self?.resume(id, feed: feed, with: false)
-        }
-        defer { timer.cancel() }
+        let deadline = ContinuousClock.now + timeout
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let answer = state.withLock { state -> Bool? in
-                    if let latest = state.latest[feed], latest > position { return true }
-                    if state.expired.remove(id) != nil || Task.isCancelled { return false }
-                    state.waiters[feed, default: [:]][id] = Waiter(after: position, continuation: continuation)
-                    return nil
+                let (answer, startSweeper) = state.withLock { state -> (Bool?, Bool) in
+                    if let latest = state.latest[feed], latest > position { return (true, false) }
+                    if state.cancelled.remove(id) != nil || Task.isCancelled { return (false, false) }
+                    state.waiters[feed, default: [:]][id] = Waiter(after: position, deadline: deadline, continuation: continuation)
+                    defer { state.sweeping = true }
+                    return (nil, !state.sweeping)
                 }
                 if let answer { continuation.resume(returning: answer) }
+                if startSweeper { Task { [weak self] in await self?.sweep() } }
             }
         } onCancel: {
-            resume(id, feed: feed, with: false)
+            let waiter = state.withLock { state -> Waiter? in
+                guard let waiter = state.waiters[feed]?.removeValue(forKey: id) else {
+                    state.cancelled.insert(id)
+                    return nil
+                }
+                if state.waiters[feed]?.isEmpty == true { state.waiters[feed] = nil }
+                return waiter
+            }
+            waiter?.continuation.resume(returning: false)
         }
     }
 
-    /// Resumes one waiter if it is still waiting (a timeout or cancellation).
-    private func resume(_ id: UInt64, feed: FeedKey, with value: Bool) {
-        let waiter = state.withLock { state -> Waiter? in
-            guard let waiter = state.waiters[feed]?.removeValue(forKey: id) else {
-                state.expired.insert(id)
-                return nil
+    /// Lets timed-out waiters go, while there are any.
+    private func sweep() async {
+        while true {
+            try? await Task.sleep(for: Self.sweepInterval)
+            let now = ContinuousClock.now
+            let (expired, more) = state.withLock { state -> ([CheckedContinuation<Bool, Never>], Bool) in
+                var expired: [CheckedContinuation<Bool, Never>] = []
+                for (feed, waiters) in state.waiters {
+                    let late = waiters.filter { $0.value.deadline <= now }
+                    guard !late.isEmpty else { continue }
+                    expired += late.values.map(\.continuation)
+                    let kept = waiters.filter { $0.value.deadline > now }
+                    state.waiters[feed] = kept.isEmpty ? nil : kept
+                }
+                state.sweeping = !state.waiters.isEmpty
+                return (expired, state.sweeping)
             }
-            if state.waiters[feed]?.isEmpty == true { state.waiters[feed] = nil }
-            return waiter
+            for continuation in expired { continuation.resume(returning: false) }
+            guard more else { return }
         }
-        waiter?.continuation.resume(returning: value)
     }
 }

@@ -15,6 +15,8 @@ public struct PushTokenService: Sendable {
     let hub: any NotificationHub
     let recent: RecentFeeds
     let pacing: TokenPacing
+    /// Tokens as read, so a poll costs no read to find its token (registering drops the entry).
+    let known = KnownTokens()
     let configuration: CoreConfiguration
 
     /// Notifications answered per poll.
@@ -51,15 +53,19 @@ public struct PushTokenService: Sendable {
         _ = try await attempt { () async throws(StoreError) in
             try await store.registerPushToken(stored.token, user: user, deviceID: scope.deviceID)
         }
+        known.forget(stored.token)
     }
 
     /// The notifications after `cursor` (the token's start when `nil`), waiting up to `wait`
     /// for the first one; answers an empty page with the same cursor when none came.
     public func feed(token: String, cursor: String?, wait: Duration) async throws(CoreError) -> NotificationFeed {
         let deadline = ContinuousClock.now + wait
-        guard let stored = try await attempt({ () async throws(StoreError) in try await store.pushToken(token) }) else {
-            throw CoreError(.notFound, "unknown push token")
+        var found = known.token(token)
+        if found == nil {
+            found = try await attempt { () async throws(StoreError) in try await store.pushToken(token) }
+            if let found { known.remember(found) }
         }
+        guard let stored = found else { throw CoreError(.notFound, "unknown push token") }
         var position = stored.startID
         if let cursor {
             guard let given = Int64(cursor), given >= 0 else { throw CoreError.badRequest("cursor is not one this server issued") }
@@ -158,5 +164,23 @@ final class TokenPacing: Sendable {
             answered.withLock { $0[token] = nil }  // cancelled: answer at once
         }
         return true
+    }
+}
+
+/// Push tokens by their value, as last read from the store.
+final class KnownTokens: Sendable {
+    private let tokens = Mutex<[String: StoredPushToken]>([:])
+
+    func token(_ token: String) -> StoredPushToken? { tokens.withLock { $0[token] } }
+
+    func remember(_ token: StoredPushToken) {
+        tokens.withLock { tokens in
+            if tokens.count >= 200_000 { tokens.removeAll(keepingCapacity: true) }
+            tokens[token.token] = token
+        }
+    }
+
+    func forget(_ token: String) {
+        _ = tokens.withLock { $0.removeValue(forKey: token) }
     }
 }
