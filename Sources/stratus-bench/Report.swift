@@ -1,7 +1,10 @@
 import Foundation
 /// The benchmark's output: one Markdown table row per workload, ready for BENCHMARKS.md.
 struct Report {
-    private var rows: [String] = []
+    private var rows: [String] = [] {
+        // Each row also goes to standard error as it is measured: a long run that fails late keeps what it had.
+        didSet { if let last = rows.last { FileHandle.standardError.write(Data((last + "\n").utf8)) } }
+    }
     private var notes: [String] = []
 
     mutating func add(_ name: String, _ result: LoadRunner.Result, itemsPerRequest: Int, limit: (name: String, itemsPerSecond: Double)? = nil) {
