@@ -29,6 +29,10 @@ public protocol NotificationHub: Sendable {
     /// Returns once `feed` holds a notification after `position`, or when `timeout` passes, or
     /// the task is cancelled. - Returns: whether the feed moved.
     func wait(for feed: FeedKey, after position: Int64, timeout: Duration) async -> Bool
+    /// The server is going away: lets every waiter go, and later waits return at once.
+    func close()
+    /// Whether ``close()`` was called.
+    var isClosed: Bool { get }
 }
 
 /// The in-process hub: waiters are continuations keyed by feed, woken in one pass. Timeouts are
@@ -48,6 +52,7 @@ public final class LocalNotificationHub: NotificationHub {
         var cancelled: Set<UInt64> = []
         var nextID: UInt64 = 0
         var sweeping = false
+        var closed = false
     }
 
     /// How often timed-out waiters are let go (their timeout is that much late at most).
@@ -91,7 +96,7 @@ public final class LocalNotificationHub: NotificationHub {
             await withCheckedContinuation { continuation in
                 let (answer, startSweeper) = state.withLock { state -> (Bool?, Bool) in
                     if let latest = state.latest[feed], latest > position { return (true, false) }
-                    if state.cancelled.remove(id) != nil || Task.isCancelled { return (false, false) }
+                    if state.cancelled.remove(id) != nil || Task.isCancelled || state.closed { return (false, false) }
                     state.waiters[feed, default: [:]][id] = Waiter(after: position, deadline: deadline, continuation: continuation)
                     defer { state.sweeping = true }
                     return (nil, !state.sweeping)
@@ -110,6 +115,17 @@ public final class LocalNotificationHub: NotificationHub {
             }
             waiter?.continuation.resume(returning: false)
         }
+    }
+
+    public var isClosed: Bool { state.withLock { $0.closed } }
+
+    public func close() {
+        let all = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
+            state.closed = true
+            defer { state.waiters = [:] }
+            return state.waiters.values.flatMap { $0.values.map(\.continuation) }
+        }
+        for continuation in all { continuation.resume(returning: false) }
     }
 
     /// Lets timed-out waiters go, while there are any.

@@ -102,6 +102,12 @@ public struct PushTokenService: Sendable {
         return NotificationFeed(notifications: [], cursor: String(position))
     }
 
+    /// Ends every held poll now (empty answers) and every later one at once: the server is stopping.
+    public func closeFeeds() { hub.close() }
+
+    /// Whether ``closeFeeds()`` was called.
+    public var isClosed: Bool { hub.isClosed }
+
     /// Runs a store call, translating its failure; one cut short because the server is shutting
     /// down (the poll was cancelled) is a retryable 503, the reconnect resumes from the cursor.
     private func attempt<T>(_ body: () async throws(StoreError) -> T) async throws(CoreError) -> T {

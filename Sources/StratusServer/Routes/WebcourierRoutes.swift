@@ -43,9 +43,12 @@ struct WebcourierRoutes {
         let cursor = query.get("cursor").map { String($0) }
         let tokens = self.tokens
         let seconds = wait
-        // A server shutting down answers held polls at once (empty) instead of waiting them out.
-        let feed = try await cancelWhenGracefulShutdown {
+        // A server shutting down answers held polls at once (empty) instead of waiting them out:
+        // a handler, not a task group, so a held poll costs no extra tasks.
+        let feed = try await withGracefulShutdownHandler {
             try await tokens.feed(token: token, cursor: cursor, wait: .seconds(seconds))
+        } onGracefulShutdown: {
+            tokens.closeFeeds()
         }
         return try JSONBody.response(feed)
     }
@@ -71,9 +74,12 @@ struct WebcourierRoutes {
                 try await writer.write(ByteBuffer(string: text))
                 let cursor = feed.cursor
                 do {
-                    feed = try await cancelWhenGracefulShutdown {
+                    feed = try await withGracefulShutdownHandler {
                         try await tokens.feed(token: token, cursor: cursor, wait: .seconds(15))
+                    } onGracefulShutdown: {
+                        tokens.closeFeeds()
                     }
+                    if feed.notifications.isEmpty && tokens.isClosed { break }
                 } catch {
                     break  // shutting down (or the token is gone): end the stream; the client resumes from its last id
                 }
