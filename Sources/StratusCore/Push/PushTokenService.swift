@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import StratusModel
 import StratusStore
 
@@ -140,53 +139,5 @@ public struct PushTokenService: Sendable {
 extension StoredPushToken {
     func response(_ webcourierURL: (String) -> String) -> PushTokenResponse {
         PushTokenResponse(apnsEnvironment: apnsEnvironment, apnsToken: token, webcourierURL: webcourierURL(token))
-    }
-}
-
-/// When each token was last answered with notifications, so answers to one token are at least
-/// ``interval`` apart: a device on a busy feed gets batches, not one answer per change.
-final class TokenPacing: Sendable {
-    let interval: Duration
-    private let answered = Mutex<[String: ContinuousClock.Instant]>([:])
-
-    init(interval: Duration = .milliseconds(200)) {
-        self.interval = interval
-    }
-
-    /// Whether an answer to `token` must wait: if so, waits out the interval and returns `true`
-    /// (read the feed again, it may hold more); else notes the answer and returns `false`.
-    func holdBack(_ token: String) async -> Bool {
-        let now = ContinuousClock.now
-        let earliest = answered.withLock { answered -> ContinuousClock.Instant? in
-            if let last = answered[token], now < last + interval { return last + interval }
-            if answered.count > 100_000 { answered = answered.filter { now < $0.value + interval } }
-            answered[token] = now
-            return nil
-        }
-        guard let earliest else { return false }
-        do {
-            try await Task.sleep(until: earliest)
-        } catch {
-            answered.withLock { $0[token] = nil }  // cancelled: answer at once
-        }
-        return true
-    }
-}
-
-/// Push tokens by their value, as last read from the store.
-final class KnownTokens: Sendable {
-    private let tokens = Mutex<[String: StoredPushToken]>([:])
-
-    func token(_ token: String) -> StoredPushToken? { tokens.withLock { $0[token] } }
-
-    func remember(_ token: StoredPushToken) {
-        tokens.withLock { tokens in
-            if tokens.count >= 200_000 { tokens.removeAll(keepingCapacity: true) }
-            tokens[token.token] = token
-        }
-    }
-
-    func forget(_ token: String) {
-        _ = tokens.withLock { $0.removeValue(forKey: token) }
     }
 }

@@ -44,6 +44,9 @@ public struct SubscriptionService: Sendable {
     public func modify(_ request: ModifySubscriptionsRequest, scope: RequestScope) async throws(CoreError) -> SubscriptionsResponse {
         let subscriber = try self.subscriber(scope)
         try configuration.checkCount(request.operations.count, of: "operations")
+        for operation in request.operations where operation.operationType != .delete {
+            if let query = operation.subscription.query { try Self.check(query) }
+        }
         do {
             var results: [SubscriptionResult?] = []
             var changes: [SubscriptionChange] = []
@@ -73,6 +76,16 @@ public struct SubscriptionService: Sendable {
         } catch {
             throw CoreError(error)
         }
+    }
+
+    /// A query records/query would refuse outright (bad names, unknown system fields) fails the
+    /// request the same way here.
+    private static func check(_ query: Query) throws(CoreError) {
+        guard NameRules.isValidIdentifier(query.recordType) else {
+            throw CoreError.badRequest("invalid recordType '\(query.recordType)' in a subscription's query")
+        }
+        for filter in query.filterBy ?? [] { _ = try QueryTranslation.predicate(for: filter) }
+        for sort in query.sortBy ?? [] { _ = try QueryTranslation.sortKey(for: sort) }
     }
 
     /// Subscriptions belong to a signed-in user and the database addressed.

@@ -11,7 +11,8 @@ import StratusModel
 ///   notifications are due after the cursor, else holds the request until one is (or ~25 s,
 ///   then answers an empty page with the same cursor).
 /// - `GET /stratus/v1/push/{token}/events`: the same feed as server-sent events, one open
-///   connection; resumes from `Last-Event-ID` or `?cursor=`.
+///   connection; resumes from `Last-Event-ID` or `?cursor=`; `?timeout=S` ends the stream after
+///   S seconds (for clients and checks that want a bounded answer).
 /// The token in the path is the credential, as an APNs device token is.
 struct WebcourierRoutes {
     let tokens: PushTokenService
@@ -33,13 +34,7 @@ struct WebcourierRoutes {
     @Sendable private func poll(_ request: Request, context: StratusRequestContext) async throws -> Response {
         let token = try context.parameters.require("token")
         let query = request.uri.queryParameters
-        var wait = Self.longestWait
-        if let given = query.get("timeout") {
-            guard let seconds = Int(given), (0...Self.longestWait).contains(seconds) else {
-                throw CoreError.badRequest("timeout must be 0-\(Self.longestWait) seconds")
-            }
-            wait = seconds
-        }
+        let wait = try Self.timeout(request) ?? Self.longestWait
         let cursor = query.get("cursor").map { String($0) }
         let tokens = self.tokens
         let seconds = wait
@@ -53,9 +48,21 @@ struct WebcourierRoutes {
         return try JSONBody.response(feed)
     }
 
+    /// The `timeout` query parameter, in seconds (0-25), when given.
+    private static func timeout(_ request: Request) throws -> Int? {
+        guard let given = request.uri.queryParameters.get("timeout") else { return nil }
+        guard let seconds = Int(given), (0...longestWait).contains(seconds) else {
+            throw CoreError.badRequest("timeout must be 0-\(longestWait) seconds")
+        }
+        return seconds
+    }
+
     @Sendable private func events(_ request: Request, context: StratusRequestContext) async throws -> Response {
         let token = try context.parameters.require("token")
-        let start = request.headers[.lastEventID] ?? request.uri.queryParameters.get("cursor").map { String($0) }
+        let end = try Self.timeout(request).map { ContinuousClock.now + .seconds($0) }
+        // An empty Last-Event-ID means none (a client that has seen no event yet).
+        let lastEventID = request.headers[.lastEventID].flatMap { $0.isEmpty ? nil : $0 }
+        let start = lastEventID ?? request.uri.queryParameters.get("cursor").map { String($0) }
         // The first read answers errors (unknown token, bad cursor) as JSON before the stream opens.
         let first = try await tokens.feed(token: token, cursor: start, wait: .zero)
         let tokens = self.tokens
@@ -72,10 +79,12 @@ struct WebcourierRoutes {
                 // A comment keeps the connection (and proxies) from timing it out.
                 if text.isEmpty { text = ": waiting\n\n" }
                 try await writer.write(ByteBuffer(string: text))
+                if let end, ContinuousClock.now >= end { break }
                 let cursor = feed.cursor
+                let wait = end.map { min(.seconds(15), $0 - ContinuousClock.now) } ?? .seconds(15)
                 do {
                     feed = try await withGracefulShutdownHandler {
-                        try await tokens.feed(token: token, cursor: cursor, wait: .seconds(15))
+                        try await tokens.feed(token: token, cursor: cursor, wait: wait)
                     } onGracefulShutdown: {
                         tokens.closeFeeds()
                     }

@@ -1,0 +1,31 @@
+import Synchronization
+
+/// When each token was last answered with notifications, so answers to one token are at least
+/// ``interval`` apart: a device on a busy feed gets batches, not one answer per change.
+final class TokenPacing: Sendable {
+    let interval: Duration
+    private let answered = Mutex<[String: ContinuousClock.Instant]>([:])
+
+    init(interval: Duration = .milliseconds(200)) {
+        self.interval = interval
+    }
+
+    /// Whether an answer to `token` must wait: if so, waits out the interval and returns `true`
+    /// (read the feed again, it may hold more); else notes the answer and returns `false`.
+    func holdBack(_ token: String) async -> Bool {
+        let now = ContinuousClock.now
+        let earliest = answered.withLock { answered -> ContinuousClock.Instant? in
+            if let last = answered[token], now < last + interval { return last + interval }
+            if answered.count > 100_000 { answered = answered.filter { now < $0.value + interval } }
+            answered[token] = now
+            return nil
+        }
+        guard let earliest else { return false }
+        do {
+            try await Task.sleep(until: earliest)
+        } catch {
+            answered.withLock { $0[token] = nil }  // cancelled: answer at once
+        }
+        return true
+    }
+}
