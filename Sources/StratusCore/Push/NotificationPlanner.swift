@@ -17,29 +17,30 @@ struct NotificationPlanner: Sendable {
     /// The notifications, and the `firesOnce` subscriptions that fired.
     func plan(_ event: CommitEvent, now: Int64) async throws(StoreError) -> (notifications: [NewNotification], fired: [StoredSubscription]) {
         let database = event.zone.database
-        var fired: [StoredSubscription] = []
+        // Each firing subscription with the record change it names (queries), matched once.
+        var fired: [(subscription: StoredSubscription, change: RecordChange?)] = []
         switch database.scope {
         case .private:
             let own = try await subscriptions.subscriptions(
                 container: database.container, environment: database.environment, scope: .private, users: [database.owner]
             )
-            fired += own.filter { fires($0, for: event) != nil }
-            fired += try await participantSubscriptions(for: event)
+            fired += own.compactMap { stored in fires(stored, for: event).map { (stored, $0.change) } }
+            fired += try await participantSubscriptions(for: event).map { ($0, nil) }
         case .public:
             let all = try await subscriptions.subscriptions(container: database.container, environment: database.environment, scope: .public, users: nil)
-            fired += all.filter { fires($0, for: event) != nil }
+            fired += all.compactMap { stored in fires(stored, for: event).map { (stored, $0.change) } }
         case .shared:
             break
         }
-        let notifications = fired.map { stored in
+        let notifications = fired.map { stored, change in
             NewNotification(
                 container: database.container, environment: database.environment, recipient: stored.subscriber.user,
                 // Only the author's own devices are told apart: another account's device of the same name is not the origin.
                 originDevice: stored.subscriber.user == event.author ? event.originDevice : nil,
-                notification: notification(for: stored, event: event, now: now)
+                notification: notification(for: stored, change: change, event: event, now: now)
             )
         }
-        return (notifications, fired.filter { $0.subscription.firesOnce == true })
+        return (notifications, fired.map(\.subscription).filter { $0.subscription.firesOnce == true })
     }
 
     /// Whether a private or public subscription fires, and for queries the record change it names.
@@ -107,7 +108,7 @@ struct NotificationPlanner: Sendable {
         return !(try await store.hierarchy(rootedAt: roots, in: event.zone)).isDisjoint(with: event.touched)
     }
 
-    private func notification(for stored: StoredSubscription, event: CommitEvent, now: Int64) -> PushNotification {
+    private func notification(for stored: StoredSubscription, change: RecordChange?, event: CommitEvent, now: Int64) -> PushNotification {
         let subscription = stored.subscription
         let scope = stored.subscriber.scope
         let zoneID = ZoneID(zoneName: event.zone.name, ownerRecordName: event.zone.database.owner)
@@ -120,7 +121,7 @@ struct NotificationPlanner: Sendable {
         case .zone: notification.notificationType = .recordZone
         case .query:
             notification.notificationType = .query
-            if let change = fires(stored, for: event)?.change {
+            if let change {
                 notification.recordName = change.name
                 notification.queryNotificationReason = change.kind.reason
             }
