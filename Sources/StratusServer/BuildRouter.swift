@@ -24,6 +24,7 @@ public func buildRouter(_ services: StratusServices, options: HTTPOptions = HTTP
 
     let database = router.group("database/1/:container/:environment/:database")
         .add(middleware: DatabaseAuthMiddleware(identity: services.identity))
+        .add(middleware: FaultMiddleware(faults: services.faults, prefixComponents: 5, bodyLimit: limits.requestBytes))
         .group(context: DatabaseContext.self)
     ZonesRoutes(zones: services.zones, limits: limits).register(on: database)
     RecordsRoutes(records: services.records, changes: services.changes, queries: services.queries, limits: limits).register(on: database)
@@ -36,6 +37,7 @@ public func buildRouter(_ services: StratusServices, options: HTTPOptions = HTTP
     // User, share-invitation, token and subscription lookup endpoints are also served without a database segment.
     let withoutDatabase = router.group("database/1/:container/:environment")
         .add(middleware: DatabaseAuthMiddleware(identity: services.identity))
+        .add(middleware: FaultMiddleware(faults: services.faults, prefixComponents: 4, bodyLimit: limits.requestBytes))
         .group(context: DatabaseContext.self)
     UsersRoutes(users: services.users, limits: limits).register(on: withoutDatabase)
     SharesRoutes(shares: services.shares, limits: limits).register(on: withoutDatabase)
@@ -47,6 +49,8 @@ public func buildRouter(_ services: StratusServices, options: HTTPOptions = HTTP
     WebcourierRoutes(tokens: services.pushTokens).register(on: stratus)
     let admin = stratus.group("admin").add(middleware: AdminAuthMiddleware(identity: services.identity))
     AdminRoutes(services: services).register(on: admin)
+    FaultRoutes(faults: services.faults, limit: limits.requestBytes).register(on: admin)
+    AccountEventRoutes(admin: services.admin, identity: services.identity, limit: limits.requestBytes).register(on: admin)
     MethodNotAllowedRoutes.register(on: router)
     return router
 }

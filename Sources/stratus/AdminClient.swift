@@ -2,23 +2,32 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import ArgumentParser
 
 /// Calls a running server's admin API (`/stratus/v1/admin/…`) with the admin token, prints the
-/// JSON answer, and fails the command on anything but 200.
+/// JSON answer, and fails the command on anything but 200 or 201.
 struct AdminClient {
     let server: String
     let adminToken: String
 
     func post<Body: Encodable>(_ path: String, _ body: Body) async throws {
+        try await send(.POST, path, body: ByteBuffer(bytes: try JSONEncoder().encode(body)))
+    }
+
+    func get(_ path: String) async throws { try await send(.GET, path, body: nil) }
+
+    func delete(_ path: String) async throws { try await send(.DELETE, path, body: nil) }
+
+    private func send(_ method: HTTPMethod, _ path: String, body: ByteBuffer?) async throws {
         try await checkListening()
         var request = HTTPClientRequest(url: "\(server)/stratus/v1/admin/\(path)")
-        request.method = .POST
+        request.method = method
         request.headers.add(name: "Authorization", value: "Bearer \(adminToken)")
-        request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
+        if let body { request.body = .bytes(body) }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let text = try await response.body.collect(upTo: 16 << 20)
         print(String(buffer: text))
-        guard response.status == .ok else { throw ExitCodeError() }
+        guard response.status == .ok || response.status == .created else { throw ExitCodeError() }
     }
 }
 
@@ -32,6 +41,11 @@ extension AdminClient {
             FileHandle.standardError.write(Data("no Stratus server answers at \(server); start one with `stratus serve`\n".utf8))
             throw ExitCodeError()
         }
+    }
+
+    /// Runs an admin call as a command: a refused call exits 1 (its answer already printed).
+    static func run(_ call: () async throws -> Void) async throws {
+        do { try await call() } catch is ExitCodeError { throw ExitCode.failure }
     }
 }
 

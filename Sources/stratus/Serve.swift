@@ -23,6 +23,13 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Connections open at once; more wait to be accepted.") var maxConnections = 1_000
     @Option(help: "Browser origin allowed to call the server (CORS): * or one origin. Default: * with --dev, none otherwise.")
     var corsOrigin: String?
+    @Option(help: "Inject transient faults (throttled, try again later, slow, answer lost after commit) on this share of CKWS requests, 0 to 1.")
+    var buggify: Double?
+    @Option(help: "Seed of --buggify's draws: the same seed faults the same requests.") var seed: UInt64 = 1
+
+    func validate() throws {
+        if let buggify, !(0...1).contains(buggify) { throw ValidationError("--buggify takes a rate from 0 to 1") }
+    }
 
     func run() async throws {
         OpenFileLimit.raise()
@@ -36,8 +43,9 @@ struct Serve: AsyncParsableCommand {
         let serverURL = "http://\(host):\(port)"
         let services = StratusServices(
             store: store,
-            configuration: CoreConfiguration(limits: limits.limits, signInURL: "\(serverURL)/stratus/v1/auth/signin",
-                shareURLPrefix: "\(serverURL)/share/"
+            configuration: CoreConfiguration(
+                limits: limits.limits, signInURL: "\(serverURL)/stratus/v1/auth/signin", shareURLPrefix: "\(serverURL)/share/",
+                buggify: buggify.map { BuggifySetting(rate: $0, seed: seed) }
             )
         )
         let options = HTTPOptions(

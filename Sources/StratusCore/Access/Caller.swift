@@ -33,10 +33,13 @@ public struct RequestScope: Sendable, Hashable {
     public var caller: Caller
     /// The device a client names (`X-Stratus-Device-ID`), stamped on the records it writes.
     public var deviceID: String?
+    /// Records of a records/modify this injected fault fails (set by the server's fault check).
+    public var itemFault: ItemFault?
 
-    public init(database: DatabaseRef, caller: Caller, deviceID: String? = nil) {
+    public init(database: DatabaseRef, caller: Caller, deviceID: String? = nil, itemFault: ItemFault? = nil) {
         self.database = database
         self.caller = caller
         self.deviceID = deviceID
+        self.itemFault = itemFault
     }
 }

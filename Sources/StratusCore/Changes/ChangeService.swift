@@ -35,7 +35,10 @@ public struct ChangeService: Sendable {
                     of: database.owner, container: database.container, environment: database.environment, after: after, limit: limit
                 )
                 let zones = page.zones.map { shared in
-                    Zone(zoneID: ZoneID(zoneName: shared.zone.name, ownerRecordName: shared.owner), deleted: shared.removed ? true : nil)
+                    Zone(
+                        zoneID: ZoneID(zoneName: shared.zone.name, ownerRecordName: shared.owner), deleted: shared.removed ? true : nil,
+                        deletionReason: shared.removed ? .deleted : nil
+                    )
                 }
                 let token = ChangeToken(kind: .database, sequence: page.throughSeq).encoded
                 return DatabaseChangesResponse(zones: zones, syncToken: token, moreComing: page.moreComing)
@@ -43,7 +46,10 @@ public struct ChangeService: Sendable {
             let page = try await store.databaseChanges(in: database, after: after, limit: limit)
             // The default zone keeps no change history: it is never a database change.
             let zones = page.zones.filter { $0.name != ZoneID.defaultZoneName }.map { zone in
-                Zone(zoneID: access.zoneID(named: zone.name, in: database), deleted: zone.isDeleted ? true : nil)
+                Zone(
+                    zoneID: access.zoneID(named: zone.name, in: database), deleted: zone.isDeleted ? true : nil,
+                    deletionReason: zone.deletionReason
+                )
             }
             let token = ChangeToken(kind: .database, sequence: page.throughSeq).encoded
             return DatabaseChangesResponse(zones: zones, syncToken: token, moreComing: page.moreComing)

@@ -38,6 +38,9 @@ public struct IdentityService: Sendable {
         guard let session = try await resolveWebAuthToken(webAuthToken), session.container == database.container else {
             throw CoreError(.authenticationFailed, "invalid ckWebAuthToken")
         }
+        if session.revoked {
+            throw CoreError(.authenticationRequired, "web auth token revoked: sign in again", redirectURL: configuration.signInURL)
+        }
         if let expiresAt = session.expiresAt, expiresAt < configuration.now() {
             throw CoreError(.authenticationRequired, "web auth token expired", redirectURL: configuration.signInURL)
         }
@@ -167,6 +170,17 @@ public struct IdentityService: Sendable {
     }
 
     /// Stores `token` as an admin token (hashed).
+    /// Revokes a web auth token: the next request with it answers `AUTHENTICATION_REQUIRED` (421).
+    /// - Throws: `NOT_FOUND` for a token this server never issued.
+    public func revoke(webAuthToken token: String) async throws(CoreError) -> RevokeWebAuthTokenResponse {
+        let hash = Secrets.hash(token)
+        let revoked: StoredWebAuthToken?
+        do { revoked = try await store.revokeWebAuthToken(hash: hash) } catch { throw CoreError(error) }
+        guard let revoked else { throw CoreError(.notFound, "no such web auth token") }
+        cache.webAuthTokens.withLock { $0[hash] = revoked }
+        return RevokeWebAuthTokenResponse(revoked: true, userRecordName: revoked.userRecordName)
+    }
+
     public func addAdminToken(_ token: String) async throws(CoreError) {
         do { try await store.addAdminToken(hash: Secrets.hash(token)) } catch { throw CoreError(error) }
     }

@@ -43,6 +43,11 @@ enum RecordErrors {
                     recordName: name, serverErrorCode: .validatingReferenceError,
                     reason: "the parent of record '\(name)', record '\(parent)', does not exist in the zone", uuid: ErrorUUID.make()
                 )
+            case .quotaExceeded(let quota):
+                error = RecordError(
+                    recordName: name, serverErrorCode: .quotaExceeded,
+                    reason: "saving record '\(name)' would exceed the owner's storage quota of \(quota) bytes", uuid: ErrorUUID.make()
+                )
             case .missingReference(let target):
                 error = RecordError(
                     recordName: name, serverErrorCode: .validatingReferenceError,

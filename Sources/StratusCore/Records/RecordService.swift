@@ -50,6 +50,7 @@ public struct RecordService: Sendable {
             if let view = target.view {
                 plans = try await sharedPlans(plans, request: request, names: names, view: view, user: user)
             }
+            if let fault = scope.itemFault { plans = Self.inject(fault, into: plans, operations: request.operations, names: names) }
             // Custom zones commit atomically, the default zone never: the zone is not read here,
             // the store checks that it exists inside the batch's transaction.
             let atomic = (request.atomic ?? true) && !isDefaultZone
@@ -117,6 +118,19 @@ public struct RecordService: Sendable {
         var types: [String: String] = [:]
         for case let record? in found { types[record.name] = record.type }
         return types
+    }
+
+    /// An injected item fault: the writes of its record type (every write without one) fail with its code.
+    private static func inject(
+        _ fault: ItemFault, into plans: [OperationPlanner.Plan], operations: [RecordOperation], names: [String]
+    ) -> [OperationPlanner.Plan] {
+        zip(plans, zip(operations, names)).map { plan, item in
+            guard case .write = plan, fault.recordType == nil || item.0.record.recordType == fault.recordType else { return plan }
+            return .failure(RecordError(
+                recordName: item.1, serverErrorCode: fault.code, reason: "injected fault \(fault.faultID)", uuid: ErrorUUID.make(),
+                retryAfter: fault.code == .throttled || fault.code == .tryAgainLater ? 1 : nil
+            ))
+        }
     }
 
     private func firstDuplicate(_ names: [String]) -> String? {

@@ -10,16 +10,20 @@ public struct CoreConfiguration: Sendable {
     public var shareURLPrefix: String
     /// Milliseconds since 1970; injected so tests can pin time.
     public var now: @Sendable () -> Int64
+    /// Transient faults injected on every CKWS request at this rate (`--buggify`); `nil`: none.
+    public var buggify: BuggifySetting?
 
     public init(
         limits: ServiceLimits = .strict,
         signInURL: String = "http://127.0.0.1:8080/stratus/v1/auth/signin",
         shareURLPrefix: String = "http://127.0.0.1:8080/share/",
+        buggify: BuggifySetting? = nil,
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
     ) {
         self.limits = limits
         self.signInURL = signInURL
         self.shareURLPrefix = shareURLPrefix
+        self.buggify = buggify
         self.now = now
     }
 }

@@ -15,10 +15,12 @@ public struct StratusServices: Sendable {
     public let pushTokens: PushTokenService
     /// Delivers notifications of committed changes; its hub wakes long-polls.
     public let push: PushDispatcher
+    /// Fault rules and buggify, consulted by the server on every CKWS request.
+    public let faults: FaultInjector
     public let configuration: CoreConfiguration
 
     public init(
-        store: any RecordStore & IdentityStore & SchemaStore & ShareStore & PushStore,
+        store: any RecordStore & IdentityStore & SchemaStore & ShareStore & PushStore & QuotaStore,
         configuration: CoreConfiguration = CoreConfiguration(), hub: any NotificationHub = LocalNotificationHub()
     ) {
         let access = DatabaseAccess(configuration: configuration)
@@ -35,13 +37,14 @@ public struct StratusServices: Sendable {
         self.changes = ChangeService(store: store, access: access, configuration: configuration)
         let identity = IdentityService(store: store, configuration: configuration, cache: CredentialCache())
         self.identity = identity
-        self.admin = AdminService(store: store, push: push)
+        self.admin = AdminService(store: store, identity: identity, push: push)
         self.users = UserService(store: store, identity: identity, configuration: configuration)
         self.shares = ShareService(store: store, configuration: configuration, push: push)
         self.subscriptions = SubscriptionService(
             store: store, access: access, schema: schemaCache, configuration: configuration, cache: push.subscriptions
         )
         self.pushTokens = PushTokenService(store: store, hub: hub, recent: push.recent, pacing: TokenPacing(), configuration: configuration)
+        self.faults = FaultInjector(buggify: configuration.buggify)
         self.configuration = configuration
     }
 }

@@ -88,12 +88,6 @@ public struct FailedRecordSave: Sendable, Hashable {
     public var error: CloudError
 }
 
-/// Why a zone left the database.
-public enum ZoneDeletionReason: Sendable, Hashable {
-    /// Deleted by its owner or, in the shared database, no longer shared with the user.
-    case deleted
-}
-
 /// What the engine tells its delegate (`CKSyncEngine.Event`), one at a time, in Apple's order:
 /// fetches are `willFetchChanges`, `fetchedDatabaseChanges`, then per zone
 /// `willFetchRecordZoneChanges`, `fetchedRecordZoneChanges` and `stateUpdate` per page,

@@ -7,11 +7,14 @@ public struct Zone: Sendable, Hashable, Codable {
     public var atomic: Bool?
     /// `true` on zones a change feed reports as deleted.
     public var deleted: Bool?
+    /// Why a deleted zone went (Stratus addition, in `changes/database`): deleted, purged or encryptedDataReset.
+    public var deletionReason: ZoneDeletionReason?
 
-    public init(zoneID: ZoneID, syncToken: String? = nil, atomic: Bool? = nil, deleted: Bool? = nil) {
+    public init(zoneID: ZoneID, syncToken: String? = nil, atomic: Bool? = nil, deleted: Bool? = nil, deletionReason: ZoneDeletionReason? = nil) {
         self.zoneID = zoneID
         self.syncToken = syncToken
         self.atomic = atomic
         self.deleted = deleted
+        self.deletionReason = deletionReason
     }
 }

@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import NIOCore
 import StratusCore
 import StratusModel
 
@@ -9,9 +10,12 @@ public struct StratusRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The resolved database and caller of a CKWS request.
     public var scope: RequestScope?
+    /// The connection the request came on (closed by a dropped-answer fault).
+    public let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
+        self.channel = source.channel
     }
 }
 

@@ -29,6 +29,7 @@ struct BatchApplier {
         outcomes.reserveCapacity(batch.writes.count)
         var moves: [ParentMove] = []
         var changes: [RecordChange] = []
+        var quota = try QuotaLedger.load(for: batch.zone.database, in: db)
         for (position, (write, json)) in zip(batch.writes, fieldsJSON).enumerated() {
             if let reason = schemaFailure(of: write, in: schemaFailures) {
                 outcomes.append(.failed(.invalid(reason)))
@@ -38,7 +39,14 @@ struct BatchApplier {
                 outcomes.append(.failed(failure))
                 continue
             }
-            outcomes.append(try apply(write, fieldsJSON: json, zoneID: zone.id, seq: &seq, moves: &moves, changes: &changes))
+            let delta = try quota?.delta(of: write, fieldsJSON: json, zoneID: zone.id, in: db) ?? 0
+            if let quota, !quota.admits(delta) {
+                outcomes.append(.failed(.quotaExceeded(quota: quota.bytes)))
+                continue
+            }
+            let outcome = try apply(write, fieldsJSON: json, zoneID: zone.id, seq: &seq, moves: &moves, changes: &changes)
+            if case .failed = outcome {} else { quota?.used += delta }
+            outcomes.append(outcome)
         }
         if !moves.isEmpty { try recordCoverageChanges(moves, zoneID: zone.id, seq: &seq) }
         if batch.writes.contains(where: { $0.share != nil }) {
@@ -58,6 +66,7 @@ struct BatchApplier {
             }
             return (ZoneBatchResult(outcomes: aborted, zone: zone, previousSeq: startSeq), false)
         }
+        try quota?.save(in: db)
         if seq != startSeq {
             zone.lastSeq = seq
             group.committed(zone, key: batch.zone, sequence: seq)

@@ -236,6 +236,22 @@ enum Migrations {
                     """
             )
         }
+        migrator.registerMigration("v8-account-events") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE zones ADD COLUMN deleted_reason TEXT;
+                    ALTER TABLE web_auth_tokens ADD COLUMN revoked_at INTEGER;
+                    CREATE TABLE quotas (
+                        container TEXT NOT NULL,
+                        environment TEXT NOT NULL,
+                        owner TEXT NOT NULL,
+                        bytes INTEGER NOT NULL,
+                        used INTEGER NOT NULL,
+                        PRIMARY KEY (container, environment, owner)
+                    ) WITHOUT ROWID;
+                    """
+            )
+        }
         return migrator
     }
 }

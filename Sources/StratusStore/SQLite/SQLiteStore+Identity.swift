@@ -125,9 +125,23 @@ extension SQLiteStore {
     public func webAuthToken(hash: String) async throws(StoreError) -> StoredWebAuthToken? {
         try await read { db in
             try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT user_record_name, container, expires_at FROM web_auth_tokens WHERE token_hash = ?"),
+                db.cachedStatement(
+                    sql: "SELECT user_record_name, container, expires_at, revoked_at IS NOT NULL FROM web_auth_tokens WHERE token_hash = ?"
+                ),
                 arguments: [hash]
-            ).map { row in StoredWebAuthToken(userRecordName: row[0], container: row[1], expiresAt: row[2]) }
+            ).map { row in StoredWebAuthToken(userRecordName: row[0], container: row[1], expiresAt: row[2], revoked: row[3]) }
+        }
+    }
+
+    public func revokeWebAuthToken(hash: String) async throws(StoreError) -> StoredWebAuthToken? {
+        try await write { db in
+            try db.execute(
+                sql: "UPDATE web_auth_tokens SET revoked_at = coalesce(revoked_at, ?) WHERE token_hash = ?",
+                arguments: [SQLiteStore.nowMilliseconds, hash]
+            )
+            return try Row.fetchOne(
+                db, sql: "SELECT user_record_name, container, expires_at FROM web_auth_tokens WHERE token_hash = ?", arguments: [hash]
+            ).map { row in StoredWebAuthToken(userRecordName: row[0], container: row[1], expiresAt: row[2], revoked: true) }
         }
     }
 

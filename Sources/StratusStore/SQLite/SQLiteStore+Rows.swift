@@ -4,7 +4,7 @@ import StratusModel
 
 /// Row mapping: the column lists the store selects, and how a row becomes a stored value.
 extension SQLiteStore {
-    static let zoneColumns = "id, name, atomic, created_seq, last_seq, deleted_seq, compacted_below_seq"
+    static let zoneColumns = "id, name, atomic, created_seq, last_seq, deleted_seq, compacted_below_seq, deleted_reason"
 
     static let recordColumns = """
         record_name, record_type, fields, created_at, created_by, created_device, \
@@ -12,9 +12,12 @@ extension SQLiteStore {
         """
 
     static func zone(from row: Row) -> StoredZone {
-        StoredZone(
+        let deletedSeq: Int64? = row[5]
+        let reason: String? = row[7]
+        return StoredZone(
             id: row[0], name: row[1], atomic: row[2], createdSeq: row[3], lastSeq: row[4],
-            deletedSeq: row[5], compactedBelowSeq: row[6]
+            deletedSeq: deletedSeq, compactedBelowSeq: row[6],
+            deletionReason: deletedSeq == nil ? nil : reason.flatMap(ZoneDeletionReason.init(rawValue:)) ?? .deleted
         )
     }
 

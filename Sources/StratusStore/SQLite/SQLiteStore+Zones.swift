@@ -43,21 +43,23 @@ extension SQLiteStore {
         }
     }
 
-    public func deleteZone(_ zone: ZoneKey) async throws(StoreError) -> StoredZone {
+    public func deleteZone(_ zone: ZoneKey, reason: ZoneDeletionReason) async throws(StoreError) -> StoredZone {
         try await write { db in
             guard var stored = try SQLiteStore.fetchZone(zone, in: db) else { throw StoreError(.zoneNotFound) }
             let seq = try SQLiteStore.currentSequence(in: db) + 1
             try SQLiteStore.setSequence(seq, in: db)
+            try QuotaLedger.release(zoneID: stored.id, of: zone.database, in: db)
             try db.execute(sql: "DELETE FROM records WHERE zone_id = ?", arguments: [stored.id])
             try db.execute(sql: "DELETE FROM record_references WHERE zone_id = ?", arguments: [stored.id])
             try db.execute(sql: "DELETE FROM share_coverage WHERE zone_id = ?", arguments: [stored.id])
             try db.execute(sql: "DELETE FROM share_participants WHERE zone_id = ?", arguments: [stored.id])
             try db.execute(sql: "DELETE FROM shares WHERE zone_id = ?", arguments: [stored.id])
             try db.execute(
-                sql: "UPDATE zones SET deleted_seq = ?, feed_seq = ? WHERE id = ?",
-                arguments: [seq, seq, stored.id]
+                sql: "UPDATE zones SET deleted_seq = ?, feed_seq = ?, deleted_reason = ? WHERE id = ?",
+                arguments: [seq, seq, reason.rawValue, stored.id]
             )
             stored.deletedSeq = seq
+            stored.deletionReason = reason
             return stored
         }
     }

@@ -35,10 +35,13 @@ public struct StoredWebAuthToken: Sendable, Hashable {
     public var container: String
     /// Milliseconds since 1970; `nil` = never expires.
     public var expiresAt: Int64?
+    /// Revoked by an operator: requests with it answer as signed out.
+    public var revoked: Bool
 
-    public init(userRecordName: String, container: String, expiresAt: Int64?) {
+    public init(userRecordName: String, container: String, expiresAt: Int64?, revoked: Bool = false) {
         self.userRecordName = userRecordName
         self.container = container
         self.expiresAt = expiresAt
+        self.revoked = revoked
     }
 }

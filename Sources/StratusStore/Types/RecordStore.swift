@@ -15,9 +15,9 @@ public protocol RecordStore: Sendable {
     func zone(_ zone: ZoneKey) async throws(StoreError) -> StoredZone?
     /// Creates a zone, or returns the live one of that name (saving a zone is idempotent).
     func createZone(_ zone: ZoneKey, atomic: Bool) async throws(StoreError) -> StoredZone
-    /// Deletes a zone and its records; the zone stays in the database feed as deleted.
+    /// Deletes a zone and its records; the zone stays in the database feed as deleted, with `reason`.
     /// - Throws: ``StoreError/Kind/zoneNotFound``.
-    func deleteZone(_ zone: ZoneKey) async throws(StoreError) -> StoredZone
+    func deleteZone(_ zone: ZoneKey, reason: ZoneDeletionReason) async throws(StoreError) -> StoredZone
 
     /// Applies one zone's writes in one transaction.
     /// - Throws: ``StoreError/Kind/zoneNotFound`` when the zone does not exist.
@@ -52,6 +52,11 @@ public protocol RecordStore: Sendable {
 }
 
 extension RecordStore {
+    /// Deletes a zone as its owner's app does (reason `deleted`).
+    public func deleteZone(_ zone: ZoneKey) async throws(StoreError) -> StoredZone {
+        try await deleteZone(zone, reason: .deleted)
+    }
+
     /// Changes of a zone after `seq`, every record included.
     public func changes(in zone: ZoneKey, generation: Int64?, after seq: Int64, recordTypes: [String]?, limit: Int)
         async throws(StoreError) -> ZoneChangePage
@@ -77,7 +82,17 @@ public protocol IdentityStore: Sendable {
     /// Discoverable accounts, ordered by email, at most `limit`.
     func discoverableAccounts(limit: Int) async throws(StoreError) -> [StoredAccount]
     func addWebAuthToken(hash: String, token: StoredWebAuthToken) async throws(StoreError)
+    /// The token's grant, revoked ones included (``StoredWebAuthToken/revoked``).
     func webAuthToken(hash: String) async throws(StoreError) -> StoredWebAuthToken?
+    /// Marks a token revoked; returns its grant, or `nil` for an unknown token.
+    func revokeWebAuthToken(hash: String) async throws(StoreError) -> StoredWebAuthToken?
     func addAdminToken(hash: String) async throws(StoreError)
     func adminTokenExists(hash: String) async throws(StoreError) -> Bool
+}
+
+/// Per-account storage quotas: counted over the records of the account's private database
+/// (shared zones included, whoever writes to them), enforced by ``RecordStore/apply(_:)``.
+public protocol QuotaStore: Sendable {
+    /// Sets an account's quota, or lifts it with `nil`; returns the bytes its records use now.
+    func setQuota(_ bytes: Int64?, container: String, environment: ContainerEnvironment, owner: String) async throws(StoreError) -> Int64
 }

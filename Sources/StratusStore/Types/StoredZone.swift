@@ -1,3 +1,5 @@
+import StratusModel
+
 /// A zone as the store keeps it: its incarnation id and its points in the change sequence.
 public struct StoredZone: Sendable, Hashable {
     /// The incarnation id: a zone deleted and created again under the same name gets a new one.
@@ -11,8 +13,13 @@ public struct StoredZone: Sendable, Hashable {
     public var deletedSeq: Int64?
     /// Zone tokens below this sequence value are expired (tombstones under it were dropped).
     public var compactedBelowSeq: Int64
+    /// Why a deleted zone went (`nil` while it lives).
+    public var deletionReason: ZoneDeletionReason?
 
-    public init(id: Int64, name: String, atomic: Bool, createdSeq: Int64, lastSeq: Int64, deletedSeq: Int64?, compactedBelowSeq: Int64) {
+    public init(
+        id: Int64, name: String, atomic: Bool, createdSeq: Int64, lastSeq: Int64, deletedSeq: Int64?, compactedBelowSeq: Int64,
+        deletionReason: ZoneDeletionReason? = nil
+    ) {
         self.id = id
         self.name = name
         self.atomic = atomic
@@ -20,6 +27,7 @@ public struct StoredZone: Sendable, Hashable {
         self.lastSeq = lastSeq
         self.deletedSeq = deletedSeq
         self.compactedBelowSeq = compactedBelowSeq
+        self.deletionReason = deletionReason
     }
 
     /// The point of the zone in its database's change feed.

@@ -91,6 +91,8 @@ public enum WriteFailure: Sendable, Hashable {
     case missingReference(String)
     /// The write gives the record a `parent` the zone does not hold.
     case missingParent(String)
+    /// The write would take the zone owner's records over their storage quota.
+    case quotaExceeded(quota: Int64)
 }
 
 /// The result of one write, in batch order.

@@ -1,0 +1,125 @@
+import Foundation
+import Synchronization
+import StratusModel
+
+/// The fault rules of a running server and its buggify switch: what `/stratus/v1/admin/faults`
+/// edits and what the server asks, once per CKWS request, whether a fault fires.
+///
+/// Rules are tried in the order they were added; the first that matches and fires decides. A
+/// seeded rule's `k`-th match fires by the seed and `k` alone, so a run repeats exactly. The
+/// lock is held only to count and draw (no I/O, no waits).
+public final class FaultInjector: Sendable {
+    /// At most this many rules at once.
+    public static let maximumRules = 1_000
+
+    private struct State {
+        var rules: [FaultRule] = []
+        var buggify: BuggifySetting?
+        var nextID = 1
+    }
+
+    private let state: Mutex<State>
+
+    public init(buggify: BuggifySetting? = nil) {
+        state = Mutex(State(buggify: buggify))
+    }
+
+    /// Whether any rule could fire and whether one needs the request body; one lock, no allocation.
+    public var readiness: (armed: Bool, readsBody: Bool) {
+        state.withLock { state in
+            let live = state.rules.lazy.filter { !$0.retired }
+            return (state.buggify != nil || !live.isEmpty, live.contains { $0.match.readsBody })
+        }
+    }
+
+    // MARK: - Rules
+
+    /// Adds a rule (without a seed, a probability rule gets a random one, listed so it can be replayed).
+    /// - Throws: `BAD_REQUEST` for values out of range or too many rules.
+    public func add(_ request: CreateFaultRequest) throws(CoreError) -> FaultRule {
+        try Self.validate(request)
+        let seed = request.seed ?? (request.probability == nil ? nil : UInt64.random(in: 0...UInt64(Int64.max)))
+        return try state.withLock { state throws(CoreError) in
+            guard state.rules.count < Self.maximumRules else {
+                throw CoreError.badRequest("at most \(Self.maximumRules) fault rules; delete some first")
+            }
+            let rule = FaultRule(
+                faultID: "fault-\(state.nextID)", match: request.match ?? FaultMatch(), action: request.action,
+                count: request.count, probability: request.probability, seed: seed
+            )
+            state.nextID += 1
+            state.rules.append(rule)
+            return rule
+        }
+    }
+
+    public func list() -> FaultsResponse {
+        state.withLock { FaultsResponse(faults: $0.rules, buggify: $0.buggify) }
+    }
+
+    /// Removes a rule; `false` when there is none with that ID.
+    public func remove(_ faultID: String) -> Bool {
+        state.withLock { state in
+            guard let index = state.rules.firstIndex(where: { $0.faultID == faultID }) else { return false }
+            state.rules.remove(at: index)
+            return true
+        }
+    }
+
+    /// Removes every rule (buggify stays as the server was started); returns how many there were.
+    @discardableResult
+    public func clear() -> Int {
+        state.withLock { state in
+            defer { state.rules.removeAll() }
+            return state.rules.count
+        }
+    }
+
+    // MARK: - Deciding
+
+    /// The fault that fires for this request, if any: counts the match on every rule that
+    /// matches until one fires, then buggify's draw.
+    public func decide(_ request: FaultedRequest) -> FiredFault? {
+        state.withLock { state in
+            for index in state.rules.indices where !state.rules[index].retired {
+                let rule = state.rules[index]
+                guard rule.match.matches(request), Self.applies(rule.action, to: request) else { continue }
+                let draw = rule.matched
+                state.rules[index].matched += 1
+                if let probability = rule.probability, FaultDice.unit(seed: rule.seed ?? 0, draw: draw) >= probability { continue }
+                state.rules[index].fired += 1
+                if let count = rule.count, state.rules[index].fired >= count { state.rules[index].retired = true }
+                return FiredFault(faultID: rule.faultID, action: rule.action, recordType: rule.match.recordType)
+            }
+            guard var buggify = state.buggify else { return nil }
+            defer { state.buggify = buggify }
+            return Buggify.draw(&buggify, for: request)
+        }
+    }
+
+    /// Item errors exist only where a batch has items to fail.
+    private static func applies(_ action: FaultAction, to request: FaultedRequest) -> Bool {
+        if case .itemError = action { return request.endpoint == "records/modify" }
+        return true
+    }
+
+    private static func validate(_ request: CreateFaultRequest) throws(CoreError) {
+        if let count = request.count, count < 1 { throw CoreError.badRequest("count must be at least 1") }
+        if let probability = request.probability, !(probability > 0 && probability <= 1) {
+            throw CoreError.badRequest("probability must be greater than 0 and at most 1")
+        }
+        switch request.action {
+        case .error(let code, let retryAfter):
+            guard !code.rawValue.isEmpty else { throw CoreError.badRequest("action.error.serverErrorCode must not be empty") }
+            if let retryAfter, !(0...86_400).contains(retryAfter) {
+                throw CoreError.badRequest("action.error.retryAfter must be 0 to 86400 seconds")
+            }
+        case .itemError(let code):
+            guard !code.rawValue.isEmpty else { throw CoreError.badRequest("action.itemError.serverErrorCode must not be empty") }
+        case .latency(let milliseconds):
+            guard (0...120_000).contains(milliseconds) else { throw CoreError.badRequest("action.latencyMs must be 0 to 120000") }
+        case .dropResponseAfterCommit:
+            break
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Hummingbird
+import StratusCore
+import StratusModel
+
+/// The account events an operator makes happen under `/stratus/v1/admin/`: a zone deleted,
+/// purged or reset (`zones/reset`), a web auth token revoked, a storage quota set.
+struct AccountEventRoutes {
+    let admin: AdminService
+    let identity: IdentityService
+    let limit: Int
+
+    func register(on group: RouterGroup<StratusRequestContext>) {
+        group.post("zones/reset", use: resetZone)
+        group.post("web-auth-tokens/revoke", use: revoke)
+        group.post("quotas", use: setQuota)
+    }
+
+    @Sendable private func resetZone(_ request: Request, context: StratusRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(ZoneResetRequest.self, from: request, limit: limit)
+        return try JSONBody.response(try await admin.resetZone(body))
+    }
+
+    @Sendable private func revoke(_ request: Request, context: StratusRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(RevokeWebAuthTokenRequest.self, from: request, limit: limit)
+        return try JSONBody.response(try await identity.revoke(webAuthToken: body.webAuthToken))
+    }
+
+    @Sendable private func setQuota(_ request: Request, context: StratusRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(SetQuotaRequest.self, from: request, limit: limit)
+        return try JSONBody.response(try await admin.setQuota(body))
+    }
+}
