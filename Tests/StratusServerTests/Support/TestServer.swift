@@ -24,6 +24,7 @@ struct TestServer {
         limits: ServiceLimits = .strict,
         previous: DevCredentials? = nil,
         http: HTTPOptions = HTTPOptions(),
+        buggify: BuggifySetting? = nil,
         _ body: @Sendable (TestServer) async throws -> T
     ) async throws -> T {
         let dir = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("stratus-test-\(UUID().uuidString)")
@@ -31,7 +32,7 @@ struct TestServer {
         defer { if directory == nil { try? FileManager.default.removeItem(at: dir) } }
         let store = try SQLiteStore(path: dir.appendingPathComponent("stratus.sqlite").path)
         try await store.migrate()
-        let services = StratusServices(store: store, configuration: CoreConfiguration(limits: limits))
+        let services = StratusServices(store: store, configuration: CoreConfiguration(limits: limits, buggify: buggify))
         let credentials = try await DevSeeder(identity: services.identity).seed(previous: previous, serverURL: "http://127.0.0.1")
         var logger = Logger(label: "stratus-test")
         logger.logLevel = .warning
@@ -135,6 +136,13 @@ struct TestServer {
             uri: "/stratus/v1/admin/\(path)", method: .post,
             headers: [.authorization: "Bearer \(token ?? credentials.adminToken)"],
             body: ByteBuffer(data: try JSONEncoder().encode(body))
+        )
+    }
+
+    /// An admin request without a body (GET, DELETE).
+    func admin(_ path: String, method: HTTPRequest.Method) async throws -> TestResponse {
+        try await client.execute(
+            uri: "/stratus/v1/admin/\(path)", method: method, headers: [.authorization: "Bearer \(credentials.adminToken)"], body: nil
         )
     }
 }
