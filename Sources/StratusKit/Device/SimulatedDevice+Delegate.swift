@@ -31,7 +31,17 @@ extension SimulatedDevice: SyncEngineDelegate {
             if previous != nil, previous != current { try store.purgeAll() }
         case .fetchedDatabaseChanges(_, let deletions):
             log(scope, "fetchedDatabaseChanges")
-            for (zone, _) in deletions { try store.purgeZone(zone, scope: scope) }
+            for (zone, reason) in deletions {
+                switch reason {
+                case .purged where scope == .private, .encryptedDataReset where scope == .private:
+                    // The data is gone from the server, not from this device: upload it again into
+                    // a new zone of the same name (the rule; see Sources/StratusKit/README.md).
+                    log(scope, "zoneReset.\(reason.rawValue)")
+                    if try store.requeueZone(zone, scope: scope) > 0 { await syncEngine.add([PendingDatabaseChange.saveZone(zone)]) }
+                default:
+                    try store.purgeZone(zone, scope: scope)
+                }
+            }
         case .zoneChangeTokenExpired(let zone):
             log(scope, "zoneChangeTokenExpired")
             try store.forgetUnchangedRecords(in: zone, scope: scope)
@@ -58,11 +68,13 @@ extension SimulatedDevice: SyncEngineDelegate {
                 let name = failure.record.recordName ?? ""
                 failures[name] = failure.error.code
                 let key = keyOfSend(name, scope: scope)
-                try await recover(key, from: failure.error, syncEngine: syncEngine)
+                let pending = await syncEngine.isPending(.saveRecord(SyncRecordID(zoneID: key.zoneID, recordName: key.recordName)))
+                try await recover(key, from: failure.error, stillPending: pending, syncEngine: syncEngine)
             }
             for (id, error) in failedDeletes {
                 failures[id.recordName] = error.code
-                try await recover(RecordKey(scope: scope, zoneID: id.zoneID, recordName: id.recordName), from: error, syncEngine: syncEngine)
+                let key = RecordKey(scope: scope, zoneID: id.zoneID, recordName: id.recordName)
+                try await recover(key, from: error, stillPending: await syncEngine.isPending(.deleteRecord(id)), syncEngine: syncEngine)
             }
             log(scope, "sentRecordZoneChanges", failures: failures)
         case .sentDatabaseChanges: log(scope, "sentDatabaseChanges")
@@ -79,8 +91,10 @@ extension SimulatedDevice: SyncEngineDelegate {
         exporting.keys.first { $0.recordName == name && $0.scope == scope } ?? privateKey(name)
     }
 
-    /// What the device does with a change the server refused.
-    private func recover(_ key: RecordKey, from error: CloudError, syncEngine: SyncEngine) async throws {
+    /// What the device does with a change the server refused. One the engine keeps queued (a
+    /// failed request, a transient failure) is the engine's to retry: only a full quota is noted.
+    private func recover(_ key: RecordKey, from error: CloudError, stillPending: Bool, syncEngine: SyncEngine) async throws {
+        if stillPending && error.code != .quotaExceeded { return }
         switch error.code {
         case .serverRecordChanged:
             // Field-level merge: the server's record with this device's pending fields on top;
@@ -93,6 +107,11 @@ extension SimulatedDevice: SyncEngineDelegate {
             await syncEngine.add([PendingDatabaseChange.saveZone(key.zoneID)])
         case .unknownItem:
             try store.importDeletion(key)
+        case .quotaExceeded:
+            // The owner's storage is full: the change stays pending (the user's data is never
+            // dropped for it) and the app is told; sending resumes on a later sync.
+            storageFull = true
+            log(key.scope, "quotaExceeded")
         default:
             // Refused for good (permission, invalid): back to what the server holds.
             try await restoreServerVersion(key)

@@ -39,6 +39,11 @@ public actor SimulatedDevice {
     public var crashAfterFetchedPages: Int?
     /// Records per change page the engines ask for (`nil`: the server's page size).
     public var resultsLimit: Int?
+    /// Multiplies the engines' waits before retries (``SyncEngine/Configuration/retryDelayScale``).
+    public var retryDelayScale = 1.0
+    /// Whether the last sync found the owner's storage full (QUOTA_EXCEEDED): what an app shows
+    /// the user. Pending changes stay pending; the next sync that sends them clears it.
+    public internal(set) var storageFull = false
 
     var container: CloudContainer?
     var engines: [DatabaseScope: SyncEngine] = [:]
@@ -62,6 +67,7 @@ public actor SimulatedDevice {
     }
 
     public func setResultsLimit(_ limit: Int?) { resultsLimit = limit }
+    public func setRetryDelayScale(_ scale: Double) { retryDelayScale = scale }
     public func setCrashAfterFetchedPages(_ pages: Int?) { crashAfterFetchedPages = pages }
 
     // MARK: - Accounts
@@ -81,6 +87,7 @@ public actor SimulatedDevice {
         for (scope, database) in [(DatabaseScope.private, container.privateCloudDatabase), (.shared, container.sharedCloudDatabase)] {
             var configuration = SyncEngine.Configuration(database: database, container: container)
             configuration.resultsLimit = resultsLimit
+            configuration.retryDelayScale = retryDelayScale
             let saved = try store.meta("engine.\(scope.rawValue)").flatMap { try? JSONDecoder().decode(SyncEngineState.self, from: Data($0.utf8)) }
             engines[scope] = SyncEngine(configuration: configuration, state: saved, delegate: self)
         }
@@ -140,13 +147,25 @@ public actor SimulatedDevice {
         try await task.value
     }
 
+    /// One sync; an account the server no longer signs in (AUTHENTICATION_REQUIRED: token revoked
+    /// or expired) is signed out and its local data purged, as on an account change.
     private func syncNow() async throws {
+        do {
+            try await sendAndFetch()
+        } catch let error as CloudError where error.serverErrorCode == .authenticationRequired {
+            log(.private, "signedOut")
+            try signOut()
+        }
+    }
+
+    private func sendAndFetch() async throws {
         guard try store.isMirroring, !engines.isEmpty else { return }
+        storageFull = false
         for scope in [DatabaseScope.private, .shared] {
             guard let engine = engines[scope] else { continue }
             for _ in 0..<4 {
                 let pending = try store.pendingExports(in: scope)
-                if pending.isEmpty { break }
+                if pending.isEmpty || storageFull { break }
                 for export in pending { exporting[export.key] = export.throughHistoryID }
                 await engine.add(pending.map { export in
                     let id = SyncRecordID(zoneID: export.key.zoneID, recordName: export.key.recordName)
@@ -157,6 +176,10 @@ public actor SimulatedDevice {
                 } catch let error as CloudError where error.code == .partialFailure {
                     // Each refused change went to the delegate, which recovered it (merge,
                     // re-create, or back to the server's version); the loop sends what remains.
+                } catch let error as CloudError where error.code == .quotaExceeded {
+                    // The whole request was refused for the quota: the changes stay pending.
+                    storageFull = true
+                    log(scope, "quotaExceeded")
                 }
             }
             fetchedPages = 0

@@ -136,6 +136,32 @@ extension LocalStore {
         }
     }
 
+    /// Queues every record of a zone for upload again with its local values, as records the server
+    /// never saw (no change tag): after the zone was purged or reset on the server. Shares are the
+    /// server's bookkeeping and go instead. Returns how many records were queued.
+    @discardableResult
+    public func requeueZone(_ zoneID: ZoneID, scope: DatabaseScope) throws -> Int {
+        try pool.write { db in
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT * FROM records WHERE scope = ? AND zone = ? AND owner = ?",
+                arguments: [scope.rawValue, zoneID.zoneName, zoneID.ownerRecordName ?? ZoneID.currentUserOwnerName]
+            )
+            var queued = 0
+            for var record in rows.map(LocalStore.record(from:)) {
+                if ShareNames.isShareType(record.serverRecord?.recordType) {
+                    try LocalStore.remove(record.key, in: db)
+                    continue
+                }
+                record.changeTag = nil
+                record.serverRecord = nil
+                try write(record, in: db)
+                try appendHistory(record.key, .save, fields: record.fields.keys.sorted(), author: .syncReupload, exported: false, in: db)
+                queued += 1
+            }
+            return queued
+        }
+    }
+
     /// Puts a record back to its last server version (or removes it if the server never had it)
     /// and drops its pending changes: what a device does when the server refuses them.
     public func revertToServer(_ key: RecordKey) throws {

@@ -50,6 +50,9 @@ public struct TransactionAuthor: Sendable, Hashable, Codable, RawRepresentable {
     public static let syncImport = TransactionAuthor(rawValue: "NSCloudKitMirroringDelegate.import")
     /// Another process writing to the same store, such as a widget.
     public static let widget = TransactionAuthor(rawValue: "widget")
+    /// The sync engine queueing a zone's records for upload again (its zone was purged or reset
+    /// on the server): exported like the app's own changes.
+    public static let syncReupload = TransactionAuthor(rawValue: "NSCloudKitMirroringDelegate.reupload")
 }
 
 /// One entry of a store's persistent history.

@@ -17,7 +17,8 @@ extension SyncEngine {
         try await deliver(.willSendChanges)
         var pass = SendPass()
         do {
-            while true {
+            // The owner's storage is full: nothing more is sent in this pass (the changes stay pending).
+            while pass.quotaExceeded == nil {
                 if !state.pendingDatabaseChanges.isEmpty && !pass.databaseChangesHeld { try await sendDatabaseChanges(&pass) }
                 guard let zone = state.pendingRecordZoneChanges.first(where: { !pass.held.contains($0) })?.recordID.zoneID else { break }
                 let changes = state.pendingRecordZoneChanges.filter { $0.recordID.zoneID == zone && !pass.held.contains($0) }
@@ -45,6 +46,8 @@ extension SyncEngine {
         var databaseChangesHeld = false
         var requestFailure: CloudError?
         var itemFailures: [String: CloudError] = [:]
+        /// Set once the server refused a save for the owner's quota: the pass stops sending.
+        var quotaExceeded: CloudError?
 
         mutating func requestFailed(_ error: CloudError) {
             if requestFailure == nil { requestFailure = error }
@@ -100,6 +103,7 @@ extension SyncEngine {
         } catch {
             // Nothing was answered for these: they stay pending for the next send.
             pass.requestFailed(error)
+            if error.code == .quotaExceeded { pass.quotaExceeded = error }
             try await report(
                 batch.map { ($0.change, $0.operation, Result<Record, CloudError>.failure(error)) }, keepingFailures: true, pass: &pass
             )
@@ -108,9 +112,9 @@ extension SyncEngine {
         try await report(zip(batch, results).map { ($0.change, $0.operation, $1) }, keepingFailures: false, pass: &pass)
     }
 
-    /// Answers for sent changes: saved and deleted ones leave the queue; a transient failure stays
-    /// (held for this pass); any other failure leaves it and goes to the delegate, which adds the
-    /// change again if it wants another try.
+    /// Answers for sent changes: saved and deleted ones leave the queue; a transient failure or a
+    /// full quota stays (held for this pass; a full quota ends the pass); any other failure leaves
+    /// it and goes to the delegate, which adds the change again if it wants another try.
     private func report(
         _ answers: [(PendingRecordZoneChange, RecordOperation, Result<Record, CloudError>)], keepingFailures: Bool,
         pass: inout SendPass
@@ -125,8 +129,9 @@ extension SyncEngine {
             case (.saveRecord, .success(let record)): saved.append(record); answered.insert(change)
             case (.deleteRecord(let id), .success): deleted.append(id); answered.insert(change)
             case (_, .failure(let error)):
-                // A transient item failure, or a request that failed, keeps the change pending.
-                if error.isTransient || keepingFailures { pass.held.insert(change) } else { answered.insert(change) }
+                // A transient item failure, a full quota, or a request that failed, keeps the change pending.
+                if error.code == .quotaExceeded { pass.quotaExceeded = error }
+                if error.isTransient || keepingFailures || error.code == .quotaExceeded { pass.held.insert(change) } else { answered.insert(change) }
                 if !keepingFailures { pass.itemFailures[change.recordID.recordName] = error }
                 if case .deleteRecord(let id) = change { failedDeletes.append((id, error)) } else {
                     failed.append(FailedRecordSave(record: operation.record, error: error))

@@ -22,6 +22,9 @@ public actor SyncEngine {
         public var resultsLimit: Int?
         /// Attempts for a transient failure before giving up.
         public var maximumAttempts: Int = 5
+        /// Multiplies every wait before a retry, the server's `retryAfter` included. 1 is
+        /// CKSyncEngine's behaviour; simulations that compress time (the fuzzer) make it smaller.
+        public var retryDelayScale: Double = 1
         /// The database subscription the engine makes (as CKSyncEngine does) so pushes say when
         /// to fetch; `nil` makes none.
         public var subscriptionID: String? = "stratus.sync-engine"
@@ -48,6 +51,8 @@ public actor SyncEngine {
 
     public func add(_ changes: [PendingRecordZoneChange]) { state.add(changes) }
     public func add(_ changes: [PendingDatabaseChange]) { state.add(changes) }
+    /// Whether a change is still queued (a failure the engine will retry itself leaves it queued).
+    public func isPending(_ change: PendingRecordZoneChange) -> Bool { state.pendingRecordZoneChanges.contains(change) }
     public var hasPendingChanges: Bool { !state.pendingRecordZoneChanges.isEmpty || !state.pendingDatabaseChanges.isEmpty }
 
     func deliver(_ event: SyncEngineEvent) async throws {
@@ -68,13 +73,14 @@ public actor SyncEngine {
             let page = try await retrying { () async throws(CloudError) in
                 try await self.database.databaseChanges(since: since)
             }
-            let deleted = page.zones.filter { $0.deleted == true }.map(\.zoneID)
+            let deletions = page.zones.filter { $0.deleted == true }.map { ($0.zoneID, $0.deletionReason ?? .deleted) }
+            let deleted = deletions.map(\.0)
             let modified = page.zones.filter { $0.deleted != true }.map(\.zoneID)
             for zone in deleted { state.zoneTokens[SyncEngineState.key(zone)] = nil }
             zones.removeAll { deleted.contains($0) }
             zones.append(contentsOf: modified.filter { !zones.contains($0) })
             if !page.zones.isEmpty {
-                try await deliver(.fetchedDatabaseChanges(modifications: modified, deletions: deleted.map { ($0, .deleted) }))
+                try await deliver(.fetchedDatabaseChanges(modifications: modified, deletions: deletions))
             }
             token = page.syncToken
             if !page.moreComing { break }
@@ -169,7 +175,7 @@ public actor SyncEngine {
             do {
                 return try await call()
             } catch where error.isTransient && attempt < configuration.maximumAttempts {
-                let delay = error.retryAfter ?? 0.05 * Double(1 << attempt)
+                let delay = (error.retryAfter ?? 0.05 * Double(1 << attempt)) * configuration.retryDelayScale
                 try? await Task.sleep(for: .seconds(delay))
                 attempt += 1
             }

@@ -1,0 +1,139 @@
+import Foundation
+import StratusCore
+import StratusKit
+import StratusModel
+import Testing
+
+/// The failures CKSyncEngine apps must survive, forced on a real server by fault rules and account
+/// events, and the device reacting as CKSyncEngine (and the seeds' rules) say it must.
+@Suite("Journal: failure paths")
+struct JournalFaultTests {
+    @Test("throttled twice: the engine waits retryAfter each time, then the save lands; a non-retryable error is not retried")
+    func retriesOnlyRetryableErrorsAfterRetryAfter() async throws {
+        try await Journal.run { journal in
+            let iphone = try await journal.device("alice-iphone", signedInAs: "alice")
+            try await iphone.sync()
+            try await journal.admin("faults", CreateFaultRequest(
+                match: FaultMatch(endpoint: "records/modify"), action: .error(.throttled, retryAfter: 1), count: 2
+            ))
+            let key = await iphone.privateKey("lisbon")
+            try await iphone.save(key, type: "Destination", fields: Journal.destination("Lisbon"))
+            let clock = ContinuousClock()
+            let started = clock.now
+            try await iphone.sync()
+            #expect(clock.now - started >= .seconds(2))
+            #expect(try await journal.serverSnapshot(as: "alice", scope: .private).count == 1)
+
+            // BAD_REQUEST is not retryable: one attempt, the sync reports it, the edit stays pending.
+            try await journal.admin("faults", CreateFaultRequest(
+                match: FaultMatch(endpoint: "records/modify"), action: .error(.badRequest, retryAfter: nil), count: 1
+            ))
+            try await iphone.save(key, type: "Destination", fields: ["caption": .string("Lisboa")])
+            await #expect(throws: CloudError.self) { try await iphone.sync() }
+            #expect(try await iphone.store.pendingExports(in: .private).count == 1)
+            try await iphone.sync()
+            try await journal.assertConsistent([(iphone, "alice")])
+        }
+    }
+
+    @Test("an answer lost after commit: the resend finds its own write, one record results")
+    func droppedAnswerEndsWithOneRecord() async throws {
+        try await Journal.run { journal in
+            let iphone = try await journal.device("alice-iphone", signedInAs: "alice")
+            try await iphone.sync()
+            try await journal.admin("faults", CreateFaultRequest(
+                match: FaultMatch(endpoint: "records/modify"), action: .dropResponseAfterCommit, count: 1
+            ))
+            let key = await iphone.privateKey("porto")
+            try await iphone.save(key, type: "Destination", fields: Journal.destination("Porto", details: "Port wine"))
+            try await iphone.sync()
+            let server = try await journal.serverSnapshot(as: "alice", scope: .private)
+            #expect(server.count == 1)
+            #expect(server["\(journal.userRecordName("alice"))/\(key.zoneName)/porto"]?["details"] == .string("Port wine"))
+            #expect(try await iphone.store.pendingExports(in: .private).isEmpty)
+            try await journal.assertConsistent([(iphone, "alice")])
+        }
+    }
+
+    @Test("a zone deleted by the app elsewhere: the device deletes its local data for it")
+    func deletedZoneDeletesLocalData() async throws {
+        try await Journal.run { journal in
+            let iphone = try await journal.device("alice-iphone", signedInAs: "alice")
+            try await iphone.save(await iphone.privateKey("rome"), type: "Destination", fields: Journal.destination("Rome"))
+            try await iphone.sync()
+            try await journal.admin("zones/reset", ZoneResetRequest(
+                container: Journal.container, environment: .development, userRecordName: journal.userRecordName("alice"),
+                zoneName: iphone.zoneName, reason: .deleted
+            ))
+            try await iphone.sync()
+            #expect(try await iphone.records(in: .private).isEmpty)
+            #expect(try await journal.serverSnapshot(as: "alice", scope: .private).isEmpty)
+        }
+    }
+
+    @Test("a zone purged or reset: the device uploads its local data again into a new zone", arguments: [ZoneDeletionReason.purged, .encryptedDataReset])
+    func purgedOrResetZoneIsUploadedAgain(reason: ZoneDeletionReason) async throws {
+        try await Journal.run { journal in
+            let iphone = try await journal.device("alice-iphone", signedInAs: "alice")
+            for city in ["Oslo", "Bergen"] {
+                try await iphone.save(await iphone.privateKey(city.lowercased()), type: "Destination", fields: Journal.destination(city))
+            }
+            try await iphone.sync()
+            try await journal.admin("zones/reset", ZoneResetRequest(
+                container: Journal.container, environment: .development, userRecordName: journal.userRecordName("alice"),
+                zoneName: iphone.zoneName, reason: reason
+            ))
+            try await iphone.sync()
+            try await iphone.sync()
+            #expect(try await iphone.records(in: .private).count == 2)
+            #expect(try await journal.serverSnapshot(as: "alice", scope: .private).count == 2)
+            #expect(await iphone.events.contains { $0.name == "zoneReset.\(reason.rawValue)" })
+            try await journal.assertConsistent([(iphone, "alice")])
+        }
+    }
+
+    @Test("quota exceeded: sending stops, the event surfaces, nothing is lost; raised quota, it all lands")
+    func quotaExceededStopsSendingAndKeepsChanges() async throws {
+        try await Journal.run { journal in
+            let iphone = try await journal.device("alice-iphone", signedInAs: "alice")
+            try await iphone.sync()
+            let quota = { (bytes: Int64?) in
+                SetQuotaRequest(container: Journal.container, environment: .development, userRecordName: journal.userRecordName("alice"), bytes: bytes)
+            }
+            try await journal.admin("quotas", quota(1_000))
+            for index in 0..<6 {
+                let fields = Journal.destination("City \(index)", details: String(repeating: "d", count: 300))
+                try await iphone.save(await iphone.privateKey("city\(index)"), type: "Destination", fields: fields)
+            }
+            try await iphone.sync()
+            #expect(await iphone.storageFull)
+            #expect(await iphone.events.contains { $0.name == "quotaExceeded" })
+            let pending = try await iphone.store.pendingExports(in: .private).count
+            #expect(pending > 0 && pending < 6)
+            #expect(try await iphone.records(in: .private).count == 6)
+
+            try await journal.admin("quotas", quota(nil))
+            try await iphone.sync()
+            #expect(await !iphone.storageFull)
+            #expect(try await journal.serverSnapshot(as: "alice", scope: .private).count == 6)
+            try await journal.assertConsistent([(iphone, "alice")])
+        }
+    }
+
+    @Test("a revoked web auth token: the next sync signs the account out and purges its local data")
+    func revokedTokenSignsOutAndPurges() async throws {
+        try await Journal.run { journal in
+            let iphone = try await journal.device("alice-iphone", signedInAs: "alice")
+            try await iphone.save(await iphone.privateKey("nice"), type: "Destination", fields: Journal.destination("Nice"))
+            try await iphone.sync()
+            let token = try #require(journal.account("alice").credentials.webAuthToken)
+            try await journal.admin("web-auth-tokens/revoke", RevokeWebAuthTokenRequest(webAuthToken: token))
+            try await iphone.sync()
+            #expect(await iphone.userRecordName == nil)
+            #expect(try await iphone.records(in: .private).isEmpty)
+            #expect(await iphone.events.contains { $0.name == "signedOut" })
+            // Another account on the server is untouched by it.
+            #expect(try await journal.serverSnapshot(as: "bob", scope: .private).isEmpty)
+        }
+    }
+}
