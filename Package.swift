@@ -74,6 +74,7 @@ let package = Package(
             name: "stratus",
             dependencies: [
                 "StratusServer",
+                "StratusFuzz",
                 "StratusCore",
                 "StratusStore",
                 "StratusModel",
@@ -84,6 +85,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -96,6 +98,19 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "StratusFuzz",
+            dependencies: [
+                "StratusKit",
+                "StratusModel",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
@@ -120,6 +135,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "StratusKit",
+                "StratusFuzz",
                 "StratusServer",
                 "StratusCore",
                 "StratusStore",

@@ -77,7 +77,7 @@ public actor SimulatedDevice {
         let container = CloudContainer(
             identifier: containerIdentifier, serverURL: serverURL, credentials: account.credentials, deviceID: name
         )
-        let user = try await container.userRecordName()
+        let user = try await Self.userRecordName(of: container, retryDelayScale: retryDelayScale)
         if let previous = try store.account(), previous != user { try store.purgeAll() }
         try store.setAccount(user)
         self.account = account
@@ -90,6 +90,19 @@ public actor SimulatedDevice {
             configuration.retryDelayScale = retryDelayScale
             let saved = try store.meta("engine.\(scope.rawValue)").flatMap { try? JSONDecoder().decode(SyncEngineState.self, from: Data($0.utf8)) }
             engines[scope] = SyncEngine(configuration: configuration, state: saved, delegate: self)
+        }
+    }
+
+    /// Who the container's credentials sign in, asked again after transient failures (as the OS does).
+    private static func userRecordName(of container: CloudContainer, retryDelayScale: Double) async throws(CloudError) -> String {
+        var attempt = 1
+        while true {
+            do {
+                return try await container.userRecordName()
+            } catch where error.isTransient && attempt < 5 {
+                try? await Task.sleep(for: .seconds((error.retryAfter ?? 0.1) * retryDelayScale))
+                attempt += 1
+            }
         }
     }
 

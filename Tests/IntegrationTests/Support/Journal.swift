@@ -95,31 +95,12 @@ struct Journal {
     /// Every live record `account` may see in a scope, keyed `owner/zone/name`, read afresh from the server.
     func serverSnapshot(as account: String, scope: DatabaseScope) async throws -> Snapshot {
         let container = container(as: account)
-        let database = scope == .shared ? container.sharedCloudDatabase : container.privateCloudDatabase
-        var snapshot: Snapshot = [:]
-        // The journal lives in custom zones; the default zone has no change feed.
-        for zone in try await database.allZones() where !zone.zoneID.isDefaultZone {
-            var token: String?
-            while true {
-                let page = try await database.zoneChanges(zone.zoneID, since: token)
-                for record in page.records where record.deleted != true {
-                    let key = "\(zone.zoneID.ownerRecordName ?? "")/\(zone.zoneID.zoneName)/\(record.recordName ?? "")"
-                    snapshot[key] = (record.fields ?? [:]).mapValues(\.value)
-                }
-                token = page.syncToken
-                if !page.moreComing { break }
-            }
-        }
-        return snapshot
+        return try await MirrorSnapshot.server(scope == .shared ? container.sharedCloudDatabase : container.privateCloudDatabase).records
     }
 
     /// What a device's store holds in a scope, keyed like ``serverSnapshot(as:scope:)``.
     static func localSnapshot(_ device: SimulatedDevice, scope: DatabaseScope) async throws -> Snapshot {
-        var snapshot: Snapshot = [:]
-        for record in try await device.records(in: scope) {
-            snapshot["\(record.key.owner)/\(record.key.zoneName)/\(record.key.recordName)"] = record.fields.mapValues(\.value)
-        }
-        return snapshot
+        try MirrorSnapshot.local(await device.store, scope: scope).records
     }
 
     /// Syncs each device, then checks that its store equals what the server lets its account see.

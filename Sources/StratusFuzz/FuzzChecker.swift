@@ -1,0 +1,110 @@
+import StratusKit
+import StratusModel
+
+/// The end of a run: every device back online, syncing and signed in, synced until nothing is
+/// pending; then the three checks — each mirror equals what the server shows its account, every
+/// acknowledged write is on the server, no record exists twice.
+struct FuzzChecker {
+    /// Rounds of syncing every device before the run counts as not settling.
+    static let maximumRounds = 12
+
+    /// One thing that did not hold.
+    struct Divergence: Sendable, CustomStringConvertible {
+        var check: String
+        var detail: String
+        var description: String { "\(check): \(detail)" }
+    }
+
+    let world: FuzzWorld
+
+    /// Brings every device back and syncs them all until a whole round succeeds with nothing pending.
+    func quiesce() async throws -> [Divergence] {
+        for index in world.slots.indices {
+            world.slots[index].offline = false
+            let device = world.slots[index].device
+            try await device.setMirroring(true)
+            if !world.slots[index].signedIn {
+                try await device.signIn(world.accounts[world.slots[index].account].account)
+                world.slots[index].signedIn = true
+            }
+        }
+        var lastError: (any Error)?
+        var cleanRounds = 0
+        for _ in 0..<Self.maximumRounds {
+            var clean = true
+            for (index, slot) in world.slots.enumerated() {
+                do {
+                    try await slot.device.sync()
+                    try await world.ledger.settle(device: index, on: slot.device)
+                } catch {
+                    clean = false
+                    lastError = error
+                }
+                let store = await slot.device.store
+                if try !store.pendingExports(in: .private).isEmpty || !store.pendingExports(in: .shared).isEmpty { clean = false }
+            }
+            // Two clean rounds in a row: in the second each device fetched what the others sent last.
+            cleanRounds = clean ? cleanRounds + 1 : 0
+            if cleanRounds == 2 { return [] }
+        }
+        return [Divergence(check: "quiesce", detail: "devices still had pending changes or failing syncs after \(Self.maximumRounds) rounds (last error: \(lastError.map { "\($0)" } ?? "none"))")]
+    }
+
+    /// The three checks, once quiet.
+    func check() async throws -> [Divergence] {
+        var divergences: [Divergence] = []
+        var serverViews: [Int: (private: MirrorSnapshot, shared: MirrorSnapshot)] = [:]
+        for (index, account) in world.accounts.enumerated() {
+            let container = CloudContainer(identifier: FuzzServer.container, serverURL: world.server.url, credentials: account.account.credentials)
+            serverViews[index] = (
+                try await Self.read { try await MirrorSnapshot.server(container.privateCloudDatabase) },
+                try await Self.read { try await MirrorSnapshot.server(container.sharedCloudDatabase) }
+            )
+        }
+        // 1. Each mirror equals the server's view for its account.
+        for slot in world.slots {
+            let store = await slot.device.store
+            guard let server = serverViews[slot.account] else { continue }
+            for (scope, view) in [(DatabaseScope.private, server.private), (.shared, server.shared)] {
+                let differing = try MirrorSnapshot.local(store, scope: scope).differences(from: view)
+                if !differing.isEmpty {
+                    divergences.append(Divergence(
+                        check: "mirror", detail: "\(slot.device.name) \(scope.rawValue) differs from the server at \(differing.prefix(5))"
+                    ))
+                }
+            }
+        }
+        // 2. No acknowledged write is lost: the owner's private database has its last acknowledged value.
+        var owned: [String: [String: FieldValue]] = [:]
+        for view in serverViews.values { owned.merge(view.private.records) { first, _ in first } }
+        for (name, expectation) in world.ledger.expected.sorted(by: { $0.key < $1.key }) {
+            guard case .caption(let caption) = expectation else { continue }
+            let stored = owned[name]?["caption"]
+            if stored != .string(caption) {
+                divergences.append(Divergence(
+                    check: "acknowledged", detail: "\(name) was saved with caption \(caption), the server has \(stored.map { "\($0)" } ?? "no record")"
+                ))
+            }
+        }
+        // 3. No record twice: each created record's uid names one record.
+        var byUID: [String: [String]] = [:]
+        for (name, fields) in owned { if case .string(let uid)? = fields["uid"] { byUID[uid, default: []].append(name) } }
+        for (uid, names) in byUID where names.count > 1 {
+            divergences.append(Divergence(check: "duplicate", detail: "\(uid) is \(names.sorted())"))
+        }
+        return divergences
+    }
+
+    /// The server's view, read again after transient failures (buggify faults the checker's reads too).
+    private static func read(_ snapshot: () async throws -> MirrorSnapshot) async throws -> MirrorSnapshot {
+        var attempt = 1
+        while true {
+            do {
+                return try await snapshot()
+            } catch let error as CloudError where error.isTransient && attempt < 20 {
+                try await Task.sleep(for: .milliseconds(20))
+                attempt += 1
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+/// SplitMix64: a small seeded generator, so a fuzz run is the same run wherever its seed is given.
+public struct FuzzRandom: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    /// The generator of one step: depends only on the run's seed and the step's number, so a
+    /// step chooses the same way when steps before it are removed (shrinking).
+    public init(seed: UInt64, step: Int) {
+        var mixer = FuzzRandom(seed: seed ^ (UInt64(truncatingIfNeeded: step) &* 0x9E37_79B9_7F4A_7C15))
+        state = mixer.next()
+    }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// One thing a simulated user or device does in a fuzz run.
+public enum FuzzAction: String, Sendable, Hashable, CaseIterable, Codable {
+    case create, update, delete, share, accept, changePermission, leave, stopSharing
+    case toggleSync, goOffline, goOnline, signOut, signIn, crash, sync
+
+    /// How often each is drawn, relative to the others.
+    var weight: Int {
+        switch self {
+        case .create, .update: 14
+        case .sync: 20
+        case .delete, .accept: 6
+        case .share: 5
+        case .changePermission, .toggleSync, .goOnline, .signIn: 3
+        case .leave, .stopSharing, .goOffline, .crash: 2
+        case .signOut: 1
+        }
+    }
+}
+
+/// One step: which device acts, and how. `number` names the step for good (record names and
+/// choices derive from it), so a shrunk plan keeps each remaining step as it was.
+public struct FuzzStep: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var number: Int
+    public var device: Int
+    public var action: FuzzAction
+
+    public var description: String { "#\(number) device \(device): \(action.rawValue)" }
+}
+
+/// The steps of a run, drawn from the seed.
+public struct FuzzPlan: Sendable, Hashable {
+    public var seed: UInt64
+    public var devices: Int
+    public var accounts: Int
+    public var steps: [FuzzStep]
+
+    public init(seed: UInt64, devices: Int, accounts: Int, steps: [FuzzStep]) {
+        self.seed = seed
+        self.devices = devices
+        self.accounts = accounts
+        self.steps = steps
+    }
+
+    /// `count` steps for `devices` devices across `accounts` accounts, drawn from `seed`.
+    public static func generate(seed: UInt64, devices: Int, accounts: Int, count: Int) -> FuzzPlan {
+        var random = FuzzRandom(seed: seed)
+        let actions = FuzzAction.allCases
+        let total = actions.reduce(0) { $0 + $1.weight }
+        let steps = (0..<count).map { number -> FuzzStep in
+            var pick = Int.random(in: 0..<total, using: &random)
+            var action = FuzzAction.sync
+            for candidate in actions {
+                if pick < candidate.weight {
+                    action = candidate
+                    break
+                }
+                pick -= candidate.weight
+            }
+            return FuzzStep(number: number, device: Int.random(in: 0..<devices, using: &random), action: action)
+        }
+        return FuzzPlan(seed: seed, devices: devices, accounts: accounts, steps: steps)
+    }
+}

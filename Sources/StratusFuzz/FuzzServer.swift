@@ -1,0 +1,82 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOFoundationCompat
+import StratusKit
+import StratusModel
+
+/// A server the fuzzer drives: its URL and admin token. Accounts are made through the admin API,
+/// so the fuzzer runs the same against a server of its own or one given with `--server`.
+public struct FuzzServer: Sendable {
+    public var url: String
+    public var adminToken: String
+
+    public init(url: String, adminToken: String) {
+        self.url = url
+        self.adminToken = adminToken
+    }
+
+    /// The container every fuzz run uses (created if missing).
+    public static let container = "iCloud.com.stratus.fuzz"
+
+    /// An API token and `count` fresh accounts (each with a web auth token), unique to this run.
+    func provision(accounts count: Int) async throws -> [FuzzAccount] {
+        _ = try await admin("containers", CreateContainerRequest(identifier: Self.container), as: CreateContainerRequest.self)
+        let apiToken = try await admin(
+            "api-tokens", CreateAPITokenRequest(container: Self.container, environment: .development), as: CreateAPITokenResponse.self
+        ).apiToken
+        let run = UUID().uuidString.prefix(8).lowercased()
+        var accounts: [FuzzAccount] = []
+        for index in 0..<count {
+            let email = "fuzz-\(run)-\(index)@stratus.test"
+            let info = try await admin("accounts", CreateAccountRequest(email: email, givenName: "User\(index)", discoverable: true), as: AccountInfo.self)
+            let token = try await admin(
+                "web-auth-tokens", CreateWebAuthTokenRequest(container: Self.container, userRecordName: info.userRecordName),
+                as: CreateWebAuthTokenResponse.self
+            ).webAuthToken
+            accounts.append(FuzzAccount(
+                email: email, userRecordName: info.userRecordName,
+                account: SimulatedDevice.Account(name: "user\(index)", credentials: CloudCredentials(apiToken: apiToken, webAuthToken: token))
+            ))
+        }
+        return accounts
+    }
+
+    /// Faults the server injected so far by buggify (`nil` when it runs without).
+    func buggifyFired() async -> Int? {
+        (try? await admin(method: .GET, "faults", body: Optional<CreateFaultRequest>.none, as: FaultsResponse.self))?.buggify?.fired
+    }
+
+    private func admin<Body: Encodable, Answer: Decodable>(_ path: String, _ body: Body, as: Answer.Type) async throws -> Answer {
+        try await admin(method: .POST, path, body: body, as: Answer.self)
+    }
+
+    private func admin<Body: Encodable, Answer: Decodable>(
+        method: HTTPMethod, _ path: String, body: Body?, as: Answer.Type
+    ) async throws -> Answer {
+        var request = HTTPClientRequest(url: "\(url)/stratus/v1/admin/\(path)")
+        request.method = method
+        request.headers.add(name: "Authorization", value: "Bearer \(adminToken)")
+        if let body { request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body))) }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let bytes = try await response.body.collect(upTo: 1 << 20)
+        guard (200...201).contains(response.status.code) else {
+            throw FuzzError("admin \(path) answered \(response.status.code): \(String(buffer: bytes))")
+        }
+        return try JSONDecoder().decode(Answer.self, from: bytes)
+    }
+}
+
+/// An account of a fuzz run.
+public struct FuzzAccount: Sendable {
+    public var email: String
+    public var userRecordName: String
+    public var account: SimulatedDevice.Account
+}
+
+/// A failure of the fuzzer itself (not of a check): provisioning, a server that does not answer.
+public struct FuzzError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import StratusKit
+import StratusModel
+
+/// The devices of a fuzz run and what the run knows about them: which are offline or signed out,
+/// the share invitations each account has not accepted, the shares each owner made, and the
+/// ledger of acknowledged writes. Steps run one at a time.
+final class FuzzWorld {
+    /// One simulated device and its state in the run.
+    struct Slot {
+        var device: SimulatedDevice
+        let account: Int
+        let storePath: String
+        var offline = false
+        var signedIn = true
+    }
+
+    let seed: UInt64
+    let server: FuzzServer
+    let accounts: [FuzzAccount]
+    let retryDelayScale: Double
+    var slots: [Slot] = []
+    var ledger = FuzzLedger()
+    /// Share URLs sent to each account and not accepted yet.
+    var invitations: [Int: [String]] = [:]
+    /// Shares made, by the shared record: the invited account and the permission given.
+    var shares: [RecordKey: (account: Int, permission: SharePermission)] = [:]
+    /// Per action: done, skipped (nothing to act on) and refused (the server or device said no).
+    var tally: [FuzzAction: (done: Int, skipped: Int, refused: Int)] = [:]
+    /// Each refusal, for `--verbose`.
+    var refusals: [String] = []
+
+    init(seed: UInt64, server: FuzzServer, accounts: [FuzzAccount], retryDelayScale: Double) {
+        self.seed = seed
+        self.server = server
+        self.accounts = accounts
+        self.retryDelayScale = retryDelayScale
+    }
+
+    /// Makes the devices (device `i` is signed in to account `i % accounts`) in `directory`.
+    func addDevices(_ count: Int, directory: URL) async throws {
+        for index in 0..<count {
+            let path = directory.appendingPathComponent("device-\(index).sqlite").path
+            let device = try await makeDevice(index, path: path)
+            try await device.signIn(accounts[index % accounts.count].account)
+            slots.append(Slot(device: device, account: index % accounts.count, storePath: path))
+        }
+    }
+
+    private func makeDevice(_ index: Int, path: String) async throws -> SimulatedDevice {
+        let device = try SimulatedDevice(name: "device-\(index)", serverURL: server.url, container: FuzzServer.container, storePath: path)
+        await device.setRetryDelayScale(retryDelayScale)
+        return device
+    }
+
+    // MARK: - Steps
+
+    /// Performs one step; the server refusing is an outcome, not an error.
+    func perform(_ step: FuzzStep) async throws {
+        var random = FuzzRandom(seed: seed, step: step.number)
+        let index = step.device
+        let outcome: StepOutcome
+        do {
+            outcome = try await act(step, device: index, random: &random)
+        } catch let error as CloudError {
+            outcome = .refused
+            refusals.append("\(step): \(error)")
+        }
+        var counts = tally[step.action] ?? (0, 0, 0)
+        switch outcome {
+        case .done: counts.done += 1
+        case .skipped: counts.skipped += 1
+        case .refused: counts.refused += 1
+        }
+        tally[step.action] = counts
+        if slots[index].signedIn { try await ledger.settle(device: index, on: slots[index].device) }
+    }
+
+    enum StepOutcome { case done, skipped, refused }
+
+    private func act(_ step: FuzzStep, device index: Int, random: inout FuzzRandom) async throws -> StepOutcome {
+        let slot = slots[index]
+        let device = slot.device
+        // Signed out, a device can only sign in again or restart.
+        if !slot.signedIn && ![.signIn, .crash, .goOnline, .goOffline].contains(step.action) { return .skipped }
+        let needsNetwork: Set<FuzzAction> = [.share, .accept, .changePermission, .leave, .stopSharing, .sync, .signIn]
+        if slot.offline && needsNetwork.contains(step.action) { return .skipped }
+        switch step.action {
+        case .create:
+            let key = await device.privateKey("r\(step.number)")
+            let caption = "c\(step.number)"
+            try await device.save(key, type: "Destination", fields: ["caption": .string(caption), "uid": .string("u\(step.number)")])
+            ledger.wrote(.init(key: key, caption: caption), on: index)
+        case .update:
+            guard let key = try await pick(destinations(on: device, where: { try await device.canUpdateRecord($0) }), &random) else { return .skipped }
+            let caption = "e\(step.number)"
+            try await device.save(key, type: "Destination", fields: ["caption": .string(caption)])
+            ledger.wrote(.init(key: key, caption: caption), on: index)
+        case .delete:
+            let owned = try await destinations(on: device, scopes: [.private], where: { try await device.canDeleteRecord($0) })
+            guard let key = pick(owned, &random) else { return .skipped }
+            try await device.delete(key)
+            ledger.wrote(.init(key: key, caption: nil), on: index)
+        case .share:
+            let unshared = try await destinations(on: device, scopes: [.private], where: { try await !device.isShared($0) })
+            guard accounts.count > 1, let key = pick(unshared, &random) else { return .skipped }
+            var invitee = Int.random(in: 0..<(accounts.count - 1), using: &random)
+            if invitee >= slot.account { invitee += 1 }
+            let permission: SharePermission = Bool.random(using: &random) ? .readWrite : .readOnly
+            let share = try await device.share(key, with: [.invite(email: accounts[invitee].email, permission: permission)])
+            shares[key] = (invitee, permission)
+            if let url = share.url { invitations[invitee, default: []].append(url) }
+        case .accept:
+            guard var urls = invitations[slot.account], !urls.isEmpty else { return .skipped }
+            let url = urls.remove(at: Int.random(in: 0..<urls.count, using: &random))
+            invitations[slot.account] = urls
+            try await device.acceptShareInvitations(from: [url])
+        case .changePermission:
+            let mine = shares.keys.filter { $0.owner == accounts[slot.account].userRecordName }.sorted { $0.description < $1.description }
+            guard let key = pick(mine, &random), let share = shares[key] else { return .skipped }
+            let flipped: SharePermission = share.permission == .readWrite ? .readOnly : .readWrite
+            try await device.setParticipants([.invite(email: accounts[share.account].email, permission: flipped)], ofShareCovering: key)
+            shares[key] = (share.account, flipped)
+        case .leave:
+            let zones = Set(try await device.records(in: .shared).map(\.key.zoneID)).sorted { "\($0)" < "\($1)" }
+            guard let zone = pick(zones, &random) else { return .skipped }
+            try await device.purgeObjectsAndRecordsInZone(zone, scope: .shared)
+        case .stopSharing:
+            let mine = shares.keys.filter { $0.owner == accounts[slot.account].userRecordName }.sorted { $0.description < $1.description }
+            guard let key = pick(mine, &random) else { return .skipped }
+            shares[key] = nil
+            try await device.stopSharing(key)
+        case .toggleSync:
+            try await device.setMirroring(!(try await device.store.isMirroring))
+        case .goOffline:
+            slots[index].offline = true
+        case .goOnline:
+            slots[index].offline = false
+        case .signOut:
+            try await device.signOut()
+            slots[index].signedIn = false
+            ledger.forget(device: index)
+        case .signIn:
+            guard !slot.signedIn else { return .skipped }
+            try await device.signIn(accounts[slot.account].account)
+            slots[index].signedIn = true
+        case .crash:
+            // The process dies; the store file stays. The app starts again and signs the same account in.
+            await device.stopAutomaticSync()
+            let restarted = try await makeDevice(index, path: slot.storePath)
+            slots[index].device = restarted
+            if slot.signedIn {
+                do { try await restarted.signIn(accounts[slot.account].account) } catch is CloudError { slots[index].signedIn = false }
+            }
+        case .sync:
+            try await device.sync()
+        }
+        return .done
+    }
+
+    /// The device's Destination records in these scopes that pass `test`, in a stable order.
+    private func destinations(
+        on device: SimulatedDevice, scopes: [DatabaseScope] = [.private, .shared], where test: (RecordKey) async throws -> Bool
+    ) async throws -> [RecordKey] {
+        var keys: [RecordKey] = []
+        for scope in scopes {
+            for record in try await device.records(in: scope) where record.recordType == "Destination" {
+                if try await test(record.key) { keys.append(record.key) }
+            }
+        }
+        return keys.sorted { $0.description < $1.description }
+    }
+
+    private func pick<T>(_ items: [T], _ random: inout FuzzRandom) -> T? {
+        items.isEmpty ? nil : items[Int.random(in: 0..<items.count, using: &random)]
+    }
+}

@@ -1,0 +1,45 @@
+import StratusModel
+
+/// What a scope holds, keyed `owner/zone/recordName`, with each record's field values: a device's
+/// mirror or the server's view for one account, in one shape so the two can be compared (the
+/// integration tests' consistency check and the sync fuzzer's).
+public struct MirrorSnapshot: Sendable, Hashable {
+    public var records: [String: [String: FieldValue]]
+
+    public init(records: [String: [String: FieldValue]] = [:]) { self.records = records }
+
+    /// Keys whose records differ between the two (present in one only, or with other values), sorted.
+    public func differences(from other: MirrorSnapshot) -> [String] {
+        Set(records.keys).union(other.records.keys).filter { records[$0] != other.records[$0] }.sorted()
+    }
+
+    static func key(owner: String, zone: String, name: String) -> String { "\(owner)/\(zone)/\(name)" }
+
+    /// Every live record of a database as the server shows it to the caller, read afresh from each
+    /// custom zone's change feed (the default zone keeps no feed and holds no synced records).
+    public static func server(_ database: CloudDatabase) async throws -> MirrorSnapshot {
+        var snapshot = MirrorSnapshot()
+        for zone in try await database.allZones() where !zone.zoneID.isDefaultZone {
+            var token: String?
+            while true {
+                let page = try await database.zoneChanges(zone.zoneID, since: token)
+                for record in page.records where record.deleted != true {
+                    let key = key(owner: zone.zoneID.ownerRecordName ?? "", zone: zone.zoneID.zoneName, name: record.recordName ?? "")
+                    snapshot.records[key] = (record.fields ?? [:]).mapValues(\.value)
+                }
+                token = page.syncToken
+                if !page.moreComing { break }
+            }
+        }
+        return snapshot
+    }
+
+    /// What a device's store holds in a scope.
+    public static func local(_ store: LocalStore, scope: DatabaseScope) throws -> MirrorSnapshot {
+        var snapshot = MirrorSnapshot()
+        for record in try store.records(in: scope) {
+            snapshot.records[key(owner: record.key.owner, zone: record.key.zoneName, name: record.key.recordName)] = record.fields.mapValues(\.value)
+        }
+        return snapshot
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import StratusCore
+import StratusFuzz
+import StratusModel
+import StratusServer
+import StratusStore
+
+/// `stratus fuzz`: the sync fuzzer (StratusFuzz) against a server of its own — started here on a
+/// temporary data directory, fresh for every run a shrink needs — or the one `--server` names.
+struct FuzzCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fuzz",
+        abstract: "Run simulated devices doing seeded random things, then check that everything converged.",
+        discussion: """
+            Exits 0 when every check held: each device's mirror equals what the server holds for its account
+            (private and shared), no acknowledged write is lost, no record exists twice. On a failure it prints
+            the seed and the shortest step list it found that still fails.
+            """
+    )
+
+    @Option(help: "Simulated devices.") var devices = 3
+    @Option(help: "Accounts (device i is signed in to account i % accounts).") var accounts = 2
+    @Option(help: "Steps.") var steps = 300
+    @Option(help: "Seed: the same seed runs the same steps.") var seed: UInt64 = 1
+    @Option(help: "Transient faults on this share of requests (own server only; start a --server with `stratus serve --buggify`).")
+    var buggify: Double?
+    @Option(help: "A running server to fuzz instead of starting one.") var server: String?
+    @Option(help: "Admin token of --server (default: STRATUS_ADMIN_TOKEN).") var adminToken: String?
+    @Option(help: "Seconds to spend shrinking a failure.") var shrinkSeconds = 240
+    @Flag(help: "Also print each step that was refused, and why.") var verbose = false
+
+    func validate() throws {
+        guard devices >= 1, accounts >= 1, steps >= 0 else { throw ValidationError("--devices and --accounts must be at least 1") }
+        if let buggify, !(0...1).contains(buggify) { throw ValidationError("--buggify takes a rate from 0 to 1") }
+        if server != nil, buggify != nil { throw ValidationError("--buggify applies to the fuzzer's own server; start --server with `stratus serve --buggify`") }
+    }
+
+    func run() async throws {
+        var fuzzer = Fuzzer(plan: FuzzPlan.generate(seed: seed, devices: devices, accounts: accounts, count: steps))
+        fuzzer.shrinkBudget = .seconds(shrinkSeconds)
+        fuzzer.verbose = verbose
+        fuzzer.output = { Serve.say($0) }
+        let passed: Bool
+        if let server {
+            guard let token = adminToken ?? ProcessInfo.processInfo.environment["STRATUS_ADMIN_TOKEN"] else {
+                throw ValidationError("--server needs --admin-token or STRATUS_ADMIN_TOKEN")
+            }
+            let remote = FuzzServer(url: server, adminToken: token)
+            passed = try await fuzzer.runAndReport { (remote, {}) }
+        } else {
+            let buggify = self.buggify.map { BuggifySetting(rate: $0, seed: seed) }
+            passed = try await fuzzer.runAndReport { try await Self.startServer(buggify: buggify) }
+        }
+        if !passed { throw ExitCode.failure }
+    }
+
+    /// A server in this process on a free port, over a fresh temporary SQLite store.
+    static func startServer(buggify: BuggifySetting?) async throws -> (server: FuzzServer, stop: @Sendable () async -> Void) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-fuzz-server-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let store = try SQLiteStore(path: directory.appendingPathComponent("stratus.sqlite").path)
+        try await store.migrate()
+        let services = StratusServices(store: store, configuration: CoreConfiguration(limits: .strict, buggify: buggify))
+        let adminToken = services.identity.newAdminToken()
+        try await services.identity.addAdminToken(adminToken)
+        var logger = Logger(label: "stratus-fuzz-server")
+        logger.logLevel = .error
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let app = buildApplication(services, host: "127.0.0.1", port: 0, logger: logger) { port in continuation.yield(port) }
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let running = Task { try await group.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw FuzzError("the fuzzer's server did not start") }
+        let stop: @Sendable () async -> Void = {
+            await group.triggerGracefulShutdown()
+            _ = await running.result
+            try? FileManager.default.removeItem(at: directory)
+        }
+        return (FuzzServer(url: "http://127.0.0.1:\(port)", adminToken: adminToken), stop)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import StratusCore
+import StratusFuzz
+import StratusKit
+import StratusModel
+import Testing
+
+/// The sync fuzzer against a real server: a short seeded run converges and repeats itself, and
+/// the checker is not blind — a mirror changed behind the engine, and an acknowledged write
+/// removed on the server, are both reported.
+@Suite("Sync fuzzer")
+struct FuzzCheckerTests {
+    static let plan = FuzzPlan.generate(seed: 5, devices: 3, accounts: 2, count: 80)
+
+    @Test("a seeded run converges")
+    func seededRunConverges() async throws {
+        try await Journal.run { journal in
+            let outcome = try await Fuzzer(plan: Self.plan).run(Self.plan.steps, on: journal.fuzzServer)
+            #expect(outcome.passed, "\(outcome.divergences)")
+        }
+    }
+
+    @Test("a mirror that differs from the server is caught")
+    func plantedMirrorDivergenceIsCaught() async throws {
+        try await Journal.run { journal in
+            let outcome = try await Fuzzer(plan: Self.plan).run(Self.plan.steps, on: journal.fuzzServer) { devices, _ in
+                // A record only this device has, put in as if the server had sent it: no sync removes it.
+                let device = try #require(devices.first)
+                let zone = await device.privateKey("x").zoneID
+                var planted = Record(recordName: "planted", recordType: "Destination", recordChangeTag: "t1", fields: ["caption": .string("ghost")])
+                planted.zoneID = zone
+                try await device.store.importRecord(planted, scope: .private)
+            }
+            #expect(outcome.divergences.contains { $0.hasPrefix("mirror") && $0.contains("planted") }, "\(outcome.divergences)")
+        }
+    }
+
+    @Test("an acknowledged write missing from the server is caught")
+    func plantedLostWriteIsCaught() async throws {
+        try await Journal.run { journal in
+            let outcome = try await Fuzzer(plan: Self.plan).run(Self.plan.steps, on: journal.fuzzServer) { devices, server in
+                // Every acknowledged record of the first device's account goes, behind the fuzzer's back.
+                let device = try #require(devices.first)
+                let zone = await device.privateKey("x").zoneID
+                let saved = try await device.records(in: .private).filter { $0.changeTag != nil && $0.recordType == "Destination" }
+                try #require(!saved.isEmpty)
+                let container = CloudContainer(
+                    identifier: FuzzServer.container, serverURL: server.url, credentials: try #require(await device.account).credentials
+                )
+                _ = try await container.privateCloudDatabase.modify(
+                    saved.map { RecordOperation(.forceDelete, Record(recordName: $0.key.recordName)) }, in: zone
+                )
+            }
+            #expect(outcome.divergences.contains { $0.hasPrefix("acknowledged") }, "\(outcome.divergences)")
+        }
+    }
+
+    @Test("shrinking keeps exactly the steps a failure needs")
+    func shrinkingFindsTheNeededSteps() async throws {
+        let plan = FuzzPlan.generate(seed: 9, devices: 2, accounts: 1, count: 64)
+        var fuzzer = Fuzzer(plan: plan)
+        fuzzer.output = { _ in }
+        let needed: Set<Int> = [7, 30, 31]
+        let shortest = try await fuzzer.shrink(plan.steps) { steps in needed.isSubset(of: Set(steps.map(\.number))) }
+        #expect(shortest.map(\.number) == [7, 30, 31])
+    }
+}
+
+extension Journal {
+    /// This journal's server as the fuzzer sees it.
+    var fuzzServer: FuzzServer { FuzzServer(url: serverURL, adminToken: credentials.adminToken) }
+}
