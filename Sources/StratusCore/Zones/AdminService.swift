@@ -28,6 +28,26 @@ public struct AdminService: Sendable {
         }
     }
 
+    /// Expires every change token of a database: its database tokens from before now get the
+    /// change-token-expired error, and each zone is compacted (a shared database: only the
+    /// participant's database token, the zones being their owners').
+    public func compactDatabase(_ request: CompactDatabaseRequest) async throws(CoreError) -> CompactDatabaseResponse {
+        let key = DatabaseKey(
+            container: request.container, environment: request.environment, scope: request.database ?? .private, owner: request.ownerRecordName
+        )
+        do {
+            let zones = key.scope == .shared ? [] : try await store.zones(in: key)
+            let horizon = try await store.compactDatabase(key)
+            for zone in zones {
+                let zoneKey = ZoneKey(database: key, name: zone.name)
+                push.publish(CommitEvent(zone: zoneKey, author: request.ownerRecordName, originDevice: nil, previousSeq: zone.lastSeq))
+            }
+            return CompactDatabaseResponse(syncToken: ChangeToken(kind: .database, sequence: horizon).encoded)
+        } catch {
+            throw CoreError(error)
+        }
+    }
+
     /// Deletes one of an account's private zones for `reason`, as the device would see it happen:
     /// the records go, `changes/database` reports the zone deleted with the reason, subscribers
     /// are notified. Participants of its shares see it leave their shared database.

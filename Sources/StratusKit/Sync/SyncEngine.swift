@@ -70,8 +70,24 @@ public actor SyncEngine {
         var token = state.databaseToken
         while true {
             let since = token
-            let page = try await retrying { () async throws(CloudError) in
-                try await self.database.databaseChanges(since: since)
+            let result: Result<DatabaseChangesResponse, CloudError>
+            do {
+                result = .success(try await retrying { () async throws(CloudError) in try await self.database.databaseChanges(since: since) })
+            } catch {
+                result = .failure(error)
+            }
+            let page: DatabaseChangesResponse
+            switch result {
+            case .success(let fetched):
+                page = fetched
+            case .failure(let error) where error.code == .changeTokenExpired && since != nil:
+                // The server dropped the database's history: fetch it again from the start (each
+                // zone still resumes from its own token, or starts over if that expired too).
+                token = nil
+                zones = []
+                continue
+            case .failure(let error):
+                throw error
             }
             let deletions = page.zones.filter { $0.deleted == true }.map { ($0.zoneID, $0.deletionReason ?? .deleted) }
             let deleted = deletions.map(\.0)

@@ -109,3 +109,25 @@ public struct CompactZoneResponse: Sendable, Hashable, Codable {
     public var zone: Zone
     public init(zone: Zone) { self.zone = zone }
 }
+
+/// `POST /stratus/v1/admin/databases/compact`: expire every change token of a database — its
+/// database tokens and each zone's (tombstones dropped) — as if CloudKit dropped its history.
+public struct CompactDatabaseRequest: Sendable, Hashable, Codable {
+    public var container: String
+    public var environment: ContainerEnvironment
+    /// Defaults to `private`; `shared` expires the owner's shared-database token only.
+    public var database: DatabaseScope?
+    public var ownerRecordName: String
+    public init(container: String, environment: ContainerEnvironment, database: DatabaseScope? = nil, ownerRecordName: String) {
+        self.container = container
+        self.environment = environment
+        self.database = database
+        self.ownerRecordName = ownerRecordName
+    }
+}
+
+/// The answer to ``CompactDatabaseRequest``: the database token from which fetches work again.
+public struct CompactDatabaseResponse: Sendable, Hashable, Codable {
+    public var syncToken: String
+    public init(syncToken: String) { self.syncToken = syncToken }
+}

@@ -3,7 +3,7 @@ import StratusCore
 import StratusModel
 
 /// Provisioning and operator actions under `/stratus/v1/admin/` (admin token required):
-/// containers, API tokens, accounts, web auth tokens, zone compaction, the schema and its indexes.
+/// containers, API tokens, accounts, web auth tokens, zone and database compaction, the schema and its indexes.
 struct AdminRoutes {
     let services: StratusServices
 
@@ -16,6 +16,7 @@ struct AdminRoutes {
         group.post("accounts/update", use: updateAccount)
         group.post("web-auth-tokens", use: createWebAuthToken)
         group.post("zones/compact", use: compactZone)
+        group.post("databases/compact", use: compactDatabase)
         group.post("schema/show", use: showSchema)
         group.post("schema/indexes", use: changeIndex)
         group.post("schema/deploy", use: deploySchema)
@@ -68,6 +69,11 @@ struct AdminRoutes {
     @Sendable private func deploySchema(_ request: Request, context: StratusRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(SchemaRequest.self, from: request, limit: limit)
         return try JSONBody.response(try await services.schema.deploy(container: body.container))
+    }
+
+    @Sendable private func compactDatabase(_ request: Request, context: StratusRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(CompactDatabaseRequest.self, from: request, limit: limit)
+        return try JSONBody.response(try await services.admin.compactDatabase(body))
     }
 
     @Sendable private func compactZone(_ request: Request, context: StratusRequestContext) async throws -> Response {

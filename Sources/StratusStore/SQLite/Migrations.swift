@@ -249,6 +249,14 @@ enum Migrations {
                         used INTEGER NOT NULL,
                         PRIMARY KEY (container, environment, owner)
                     ) WITHOUT ROWID;
+                    CREATE TABLE database_horizons (
+                        container TEXT NOT NULL,
+                        environment TEXT NOT NULL,
+                        scope TEXT NOT NULL,
+                        owner TEXT NOT NULL,
+                        below_seq INTEGER NOT NULL,
+                        PRIMARY KEY (container, environment, scope, owner)
+                    ) WITHOUT ROWID;
                     """
             )
         }

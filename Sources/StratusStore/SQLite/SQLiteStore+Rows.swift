@@ -11,6 +11,7 @@ extension SQLiteStore {
         modified_at, modified_by, modified_device, parent_name, share_name, short_guid, seq, deleted
         """
 
+    /// A zone from a row whose first columns are ``zoneColumns``, in order.
     static func zone(from row: Row) -> StoredZone {
         let deletedSeq: Int64? = row[5]
         let reason: String? = row[7]

@@ -53,14 +53,14 @@ extension SQLiteStore: ShareStore {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT z.id, z.name, z.atomic, z.created_seq, z.last_seq, z.deleted_seq, z.compacted_below_seq, z.owner, f.seq
+                    SELECT z.id, z.name, z.atomic, z.created_seq, z.last_seq, z.deleted_seq, z.compacted_below_seq, z.deleted_reason, z.owner, f.seq
                     FROM shared_zone_feed f JOIN zones z ON z.id = f.zone_id
                     WHERE f.user_record_name = ? AND f.visible = 1 AND z.deleted_seq IS NULL
                         AND z.container = ? AND z.environment = ?
                     ORDER BY z.owner, z.name
                     """,
                 arguments: [user, container, environment.rawValue]
-            ).map { row in SharedZone(zone: SQLiteStore.zone(from: row), owner: row[7], removed: false, accessSeq: row[8]) }
+            ).map { row in SharedZone(zone: SQLiteStore.zone(from: row), owner: row[8], removed: false, accessSeq: row[9]) }
         }
     }
 
@@ -70,12 +70,14 @@ extension SQLiteStore: ShareStore {
         try await read { db in
             let current = try SQLiteStore.currentSequence(in: db)
             guard seq <= current else { throw StoreError(.tokenExpired) }
+            let database = DatabaseKey(container: container, environment: environment, scope: .shared, owner: user)
+            try SQLiteStore.checkHorizon(database, after: seq, in: db)
             let rows = try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
                         SELECT * FROM (
                             SELECT z.id, z.name, z.atomic, z.created_seq, z.last_seq, z.deleted_seq, z.compacted_below_seq,
-                                z.owner, f.seq, f.visible,
+                                z.deleted_reason, z.owner, f.seq, f.visible,
                                 CASE WHEN f.visible = 1 THEN max(f.seq, z.last_seq, coalesce(z.deleted_seq, 0)) ELSE f.seq END
                                     AS position
                             FROM shared_zone_feed f JOIN zones z ON z.id = f.zone_id
@@ -87,8 +89,8 @@ extension SQLiteStore: ShareStore {
             )
             let zones = rows.map { row in
                 let zone = SQLiteStore.zone(from: row)
-                let visible: Bool = row[9]
-                return (SharedZone(zone: zone, owner: row[7], removed: !visible || zone.isDeleted, accessSeq: row[8]), row[10] as Int64)
+                let visible: Bool = row[10]
+                return (SharedZone(zone: zone, owner: row[8], removed: !visible || zone.isDeleted, accessSeq: row[9]), row[11] as Int64)
             }
             if zones.count > limit {
                 let page = zones.prefix(limit)

@@ -74,10 +74,44 @@ extension SQLiteStore {
         }
     }
 
+    public func compactDatabase(_ database: DatabaseKey) async throws(StoreError) -> Int64 {
+        try await write { db in
+            // Every token handed out so far is at or below the current sequence: one step past it,
+            // each of them is behind the horizon, and a fetch from the start gets a token at it.
+            let horizon = try SQLiteStore.currentSequence(in: db) + 1
+            try SQLiteStore.setSequence(horizon, in: db)
+            let arguments: StatementArguments = [database.container, database.environment.rawValue, database.scope.rawValue, database.owner]
+            let live = "SELECT id FROM zones WHERE container = ? AND environment = ? AND scope = ? AND owner = ? AND deleted_seq IS NULL"
+            try db.execute(sql: "DELETE FROM records WHERE deleted = 1 AND zone_id IN (\(live))", arguments: arguments)
+            try db.execute(
+                sql: "UPDATE zones SET compacted_below_seq = ?, last_seq = ?, feed_seq = ? WHERE id IN (\(live))",
+                arguments: [horizon, horizon, horizon] + arguments
+            )
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO database_horizons (container, environment, scope, owner, below_seq) VALUES (?, ?, ?, ?, ?)",
+                arguments: arguments + [horizon]
+            )
+            return horizon
+        }
+    }
+
+    /// Throws `tokenExpired` for a database token from before the database's compaction horizon.
+    static func checkHorizon(_ database: DatabaseKey, after seq: Int64, in db: Database) throws {
+        guard seq > 0 else { return }
+        let horizon = try Int64.fetchOne(
+            db.cachedStatement(
+                sql: "SELECT below_seq FROM database_horizons WHERE container = ? AND environment = ? AND scope = ? AND owner = ?"
+            ),
+            arguments: [database.container, database.environment.rawValue, database.scope.rawValue, database.owner]
+        )
+        if let horizon, seq < horizon { throw StoreError(.tokenExpired) }
+    }
+
     public func databaseChanges(in database: DatabaseKey, after seq: Int64, limit: Int) async throws(StoreError) -> DatabaseChangePage {
         try await read { db in
             let current = try SQLiteStore.currentSequence(in: db)
             guard seq <= current else { throw StoreError(.tokenExpired) }
+            try SQLiteStore.checkHorizon(database, after: seq, in: db)
             let zones = try Row.fetchAll(
                 db.cachedStatement(
                     sql: """

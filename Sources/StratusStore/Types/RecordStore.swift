@@ -46,6 +46,10 @@ public protocol RecordStore: Sendable {
     func currentSequence() async throws(StoreError) -> Int64
     /// Drops the zone's tombstones and raises its compaction horizon to its current sequence.
     func compact(_ zone: ZoneKey) async throws(StoreError) -> StoredZone
+    /// Expires every token of a database handed out so far: the sequence steps past them, each
+    /// live zone is compacted up to that step, and database tokens below it expire (a shared
+    /// database: only the participant's database tokens). Returns the new horizon.
+    func compactDatabase(_ database: DatabaseKey) async throws(StoreError) -> Int64
 
     /// The learned field types of a container environment: record type → field → type.
     func schema(container: String, environment: ContainerEnvironment) async throws(StoreError) -> [String: [String: FieldType]]

@@ -51,6 +51,34 @@ import Testing
         }
     }
 
+    @Test func compactingADatabaseExpiresItsDatabaseAndZoneTokens() async throws {
+        try await TestServer.run { server in
+            try await server.createZone("Trips")
+            _ = try await server.modify([Records.create("r1")], zone: "Trips")
+            let old = try await server.call("changes/database", DatabaseChangesRequest(), expecting: DatabaseChangesResponse.self).syncToken
+            guard case .success(let page) = try await server.zoneChanges("Trips") else { throw TestFailure("no zone page") }
+            let request = CompactDatabaseRequest(container: DevSeeder.container, environment: .development, ownerRecordName: server.userRecordName("alice"))
+            let response = try await server.admin("databases/compact", request)
+            #expect(response.status == .ok, "\(response.text)")
+            let fresh = try response.decode(CompactDatabaseResponse.self).syncToken
+
+            let expired = try await server.post("changes/database", DatabaseChangesRequest(syncToken: old))
+            #expect(expired.status == .badRequest && expired.errorBody?.ckErrorCode == 21, "\(expired.text)")
+            guard case .failure(let zoneError) = try await server.zoneChanges("Trips", token: page.syncToken) else {
+                throw TestFailure("the zone token still works")
+            }
+            #expect(zoneError.ckErrorCode == 21)
+            // From the start, and from the token the compaction answered, fetches work.
+            let all = try await server.call("changes/database", DatabaseChangesRequest(), expecting: DatabaseChangesResponse.self)
+            #expect(all.zones.map(\.zoneID.zoneName) == ["Trips"])
+            #expect(try await server.post("changes/database", DatabaseChangesRequest(syncToken: fresh)).status == .ok)
+            // Another account's tokens are untouched.
+            let bobToken = try await server.call("changes/database", DatabaseChangesRequest(), as: "bob", expecting: DatabaseChangesResponse.self).syncToken
+            _ = try await server.admin("databases/compact", request)
+            #expect(try await server.post("changes/database", DatabaseChangesRequest(syncToken: bobToken), as: "bob").status == .ok)
+        }
+    }
+
     @Test func aRevokedWebAuthTokenAnswersAuthenticationRequired() async throws {
         try await TestServer.run { server in
             guard let carol = server.credentials.account("carol")?.webAuthToken else { throw TestFailure("no carol") }
