@@ -5,11 +5,17 @@ import StratusModel
 /// sharing, accept invitations, purge a zone — each talks to the server, then syncs so the
 /// mirror shows the result.
 extension SimulatedDevice {
-    /// Shares a private record (and its children) with these participants; returns the share.
+    /// Shares a private record with these participants; returns the share. A CKSyncEngine-style
+    /// device shares the record and its children in place (a hierarchy share); an
+    /// NSPersistentCloudKitContainer-style one moves it with every related object into a new
+    /// share zone (``share(_:to:title:participants:publicPermission:)``).
     @discardableResult
     public func share(
         _ key: RecordKey, with participants: [ShareParticipant], publicPermission: SharePermission = .none, title: String = "Shared"
     ) async throws -> Record {
+        if style == .persistentCloudKitContainer {
+            return try await share([key], to: nil, title: title, participants: participants, publicPermission: publicPermission)
+        }
         try await sync()
         let database = try requireContainer().privateCloudDatabase
         var share = Record(recordName: "share-\(UUID().uuidString)", recordType: ShareNames.recordType, fields: [ShareNames.titleField: .string(title)])

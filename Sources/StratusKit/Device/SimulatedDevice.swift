@@ -26,7 +26,20 @@ public actor SimulatedDevice {
         public var failures: [String: CloudError.Code]
     }
 
+    /// How a device mirrors and shares, chosen when it is made.
+    public enum MirroringStyle: String, Sendable, Hashable, CaseIterable {
+        /// A CKSyncEngine app: its own zone and names; `share` makes a hierarchy share in place.
+        case syncEngine
+        /// NSPersistentCloudKitContainer: records in `com.apple.coredata.cloudkit.zone` with `CD_`
+        /// names; `share` moves the object graph into a new zone with a zone-wide share.
+        case persistentCloudKitContainer
+    }
+
+    /// NSPersistentCloudKitContainer's private zone.
+    public static let coreDataZoneName = "com.apple.coredata.cloudkit.zone"
+
     nonisolated public let name: String
+    nonisolated public let style: MirroringStyle
     nonisolated public let serverURL: String
     nonisolated public let containerIdentifier: String
     /// The private zone new records go to.
@@ -37,6 +50,9 @@ public actor SimulatedDevice {
     public private(set) var events: [LoggedEvent] = []
     /// Test hook for a crash: the fetch stops (throws) once this many record pages are saved.
     public var crashAfterFetchedPages: Int?
+    /// Test hook for a crash: `share(_:to:)` stops (throws) once the share zone exists, before
+    /// anything moves.
+    public var crashAfterShareZoneCreated = false
     /// Records per change page the engines ask for (`nil`: the server's page size).
     public var resultsLimit: Int?
     /// Multiplies the engines' waits before retries (``SyncEngine/Configuration/retryDelayScale``).
@@ -58,17 +74,25 @@ public actor SimulatedDevice {
     /// Push notifications received in automatic mode (tests and logs).
     public internal(set) var notificationsReceived = 0
 
-    public init(name: String, serverURL: String, container: String, storePath: String, zoneName: String = "Journal", naming: RecordNaming = .plain) throws {
+    /// A device with its store at `storePath`. `zoneName` and `naming` default to the style's:
+    /// `Journal` with plain names, or NSPersistentCloudKitContainer's zone with `CD_` names.
+    public init(
+        name: String, serverURL: String, container: String, storePath: String, style: MirroringStyle = .syncEngine,
+        zoneName: String? = nil, naming: RecordNaming? = nil
+    ) throws {
         self.name = name
+        self.style = style
         self.serverURL = serverURL
         self.containerIdentifier = container
-        self.zoneName = zoneName
-        self.store = try LocalStore(path: storePath, naming: naming)
+        let coreData = style == .persistentCloudKitContainer
+        self.zoneName = zoneName ?? (coreData ? Self.coreDataZoneName : "Journal")
+        self.store = try LocalStore(path: storePath, naming: naming ?? (coreData ? .coreData : .plain))
     }
 
     public func setResultsLimit(_ limit: Int?) { resultsLimit = limit }
     public func setRetryDelayScale(_ scale: Double) { retryDelayScale = scale }
     public func setCrashAfterFetchedPages(_ pages: Int?) { crashAfterFetchedPages = pages }
+    public func setCrashAfterShareZoneCreated(_ crash: Bool) { crashAfterShareZoneCreated = crash }
 
     // MARK: - Accounts
 
@@ -91,6 +115,8 @@ public actor SimulatedDevice {
             let saved = try store.meta("engine.\(scope.rawValue)").flatMap { try? JSONDecoder().decode(SyncEngineState.self, from: Data($0.utf8)) }
             engines[scope] = SyncEngine(configuration: configuration, state: saved, delegate: self)
         }
+        // A share's move cut short by a crash is finished first.
+        try await resumePendingMove()
     }
 
     /// Who the container's credentials sign in, asked again after transient failures (as the OS does).

@@ -47,9 +47,11 @@ struct Journal {
     func userRecordName(_ name: String) -> String { credentials.account(name)?.userRecordName ?? "" }
 
     /// A device with its own store file, signed in as `account`.
-    func device(_ name: String, signedInAs account: String, resultsLimit: Int? = nil) async throws -> SimulatedDevice {
+    func device(
+        _ name: String, signedInAs account: String, style: SimulatedDevice.MirroringStyle = .syncEngine, resultsLimit: Int? = nil
+    ) async throws -> SimulatedDevice {
         let device = try SimulatedDevice(
-            name: name, serverURL: serverURL, container: Journal.container, storePath: storePath(name)
+            name: name, serverURL: serverURL, container: Journal.container, storePath: storePath(name), style: style
         )
         await device.setResultsLimit(resultsLimit)
         try await device.signIn(self.account(account))

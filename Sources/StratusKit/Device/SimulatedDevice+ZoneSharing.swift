@@ -1,0 +1,122 @@
+import Foundation
+import StratusModel
+
+/// NSPersistentCloudKitContainer's sharing: `share(_:to:)` with no share makes a new zone
+/// (`com.apple.coredata.cloudkit.share.<UUID>`) with a zone-wide share and moves the object graph
+/// into it; with a share it moves more objects into that share's zone. The move is promised in the
+/// store file before the server is asked for anything and made in one local transaction, so a
+/// crash at any point finishes on the next sign-in with no object lost or doubled.
+extension SimulatedDevice {
+    /// The zone-name prefix of NSPersistentCloudKitContainer's share zones.
+    public static let shareZonePrefix = "com.apple.coredata.cloudkit.share."
+
+    /// `share(_:to:)`: moves `objects` and every object related to them into a share's zone —
+    /// a new one with a new zone-wide share when `existing` is `nil`, else `existing`'s — and
+    /// returns the share. Completion means the objects are assigned to the share; they reach the
+    /// server with the device's next sync (this call syncs once).
+    /// - Throws: `alreadyShared` when an object (or one related to it) is in a share already.
+    @discardableResult
+    public func share(
+        _ objects: [RecordKey], to existing: Record?, title: String = "Shared", participants: [ShareParticipant] = [],
+        publicPermission: SharePermission = .none
+    ) async throws -> Record {
+        let graph = try store.relatedGraph(of: objects)
+        for key in graph where key.scope != .private || key.zoneName.hasPrefix(Self.shareZonePrefix) && existing?.zoneID != key.zoneID {
+            throw CloudError(.alreadyShared, "\(key) is already in a share")
+        }
+        let move: LocalStore.PendingMove
+        if let existing {
+            guard let zone = existing.zoneID else { throw CloudError(.invalidArguments, "the share has no zone") }
+            move = LocalStore.PendingMove(zone: zone, objects: graph, newShare: nil)
+        } else {
+            let zone = ZoneID(zoneName: Self.shareZonePrefix + UUID().uuidString, ownerRecordName: userRecordName)
+            move = LocalStore.PendingMove(
+                zone: zone, objects: graph,
+                newShare: .init(title: title, participants: participants, publicPermission: publicPermission)
+            )
+        }
+        try store.setPendingMove(move)
+        let share = try await carryOut(move)
+        try await sync()
+        return share
+    }
+
+    /// Where a record is now (objects move into share zones in NSPersistentCloudKitContainer style):
+    /// `key` itself, or the record of that name in another zone of its scope.
+    public func currentKey(_ key: RecordKey) throws -> RecordKey? {
+        if try store.record(key) != nil { return key }
+        return try store.records(in: key.scope).first { $0.key.recordName == key.recordName }?.key
+    }
+
+    /// `persistUpdatedShare(_:in:)`: saves a share changed by the app (participants, permissions,
+    /// title) and mirrors the server's answer. When the share changed on the server meanwhile (a
+    /// participant accepted), the app's changes are applied to the server's version and saved again.
+    @discardableResult
+    public func persistUpdatedShare(_ share: Record) async throws -> Record {
+        guard let zone = share.zoneID else { throw CloudError(.invalidArguments, "the share has no zone") }
+        let database = try requireContainer().privateCloudDatabase
+        var attempt = share
+        for _ in 0..<3 {
+            let result = try await database.modify([RecordOperation(.update, attempt)], in: zone).first
+            switch result {
+            case .success(let saved)?:
+                try await sync()
+                return saved
+            case .failure(let error)? where error.code == .serverRecordChanged:
+                guard let server = error.serverRecord else { throw error }
+                attempt.recordChangeTag = server.recordChangeTag
+            default:
+                throw result?.failureValue ?? CloudError(.internalError, "no answer")
+            }
+        }
+        throw CloudError(.serverRecordChanged, "the share kept changing on the server")
+    }
+
+    /// Finishes a move a crash cut short (called at sign-in).
+    func resumePendingMove() async throws {
+        guard let move = try store.pendingMove() else { return }
+        _ = try await carryOut(move)
+    }
+
+    /// The server side first (the share zone and its share, each idempotent), then the local move.
+    private func carryOut(_ move: LocalStore.PendingMove) async throws -> Record {
+        let database = try requireContainer().privateCloudDatabase
+        let share: Record
+        if let newShare = move.newShare {
+            for result in try await database.modifyZones(saving: [move.zone]) {
+                if case .failure(let error) = result { throw error }
+            }
+            if crashAfterShareZoneCreated {
+                crashAfterShareZoneCreated = false
+                throw CloudError(.internalError, "simulated crash after the share zone was created")
+            }
+            if let found = try await zoneShare(in: move.zone, database: database) {
+                share = found
+            } else {
+                share = try await createZoneShare(newShare, in: move.zone, database: database)
+            }
+        } else {
+            guard let found = try await zoneShare(in: move.zone, database: database) else {
+                throw CloudError(.unknownItem, "\(move.zone.zoneName) has no share")
+            }
+            share = found
+        }
+        try store.moveRecords(move.objects, to: move.zone)
+        scheduleSyncIfAutomatic()
+        return share
+    }
+
+    private func zoneShare(in zone: ZoneID, database: CloudDatabase) async throws -> Record? {
+        if case .success(let share)? = try await database.records(named: [ShareNames.zoneWideShare], in: zone).first { return share }
+        return nil
+    }
+
+    private func createZoneShare(_ new: LocalStore.PendingMove.NewShare, in zone: ZoneID, database: CloudDatabase) async throws -> Record {
+        var share = Record(recordName: ShareNames.zoneWideShare, recordType: ShareNames.recordType, fields: [ShareNames.titleField: .string(new.title)])
+        share.participants = new.participants
+        share.publicPermission = new.publicPermission
+        let results = try await database.modify([RecordOperation(.create, share)], in: zone)
+        guard case .success(let saved)? = results.first else { throw results.first?.failureValue ?? CloudError(.internalError, "no answer") }
+        return saved
+    }
+}
