@@ -23,7 +23,7 @@ public func buildRouter(_ services: StratusServices, options: HTTPOptions = HTTP
     router.add(middleware: BodyDeadlineMiddleware(limit: limits.requestBytes, timeout: options.bodyTimeout))
 
     let database = router.group("database/1/:container/:environment/:database")
-        .add(middleware: DatabaseAuthMiddleware(identity: services.identity))
+        .add(middleware: DatabaseAuthMiddleware(identity: services.identity, serverKeys: services.serverKeys, bodyLimit: limits.requestBytes))
         .add(middleware: FaultMiddleware(faults: services.faults, prefixComponents: 5, bodyLimit: limits.requestBytes))
         .group(context: DatabaseContext.self)
     ZonesRoutes(zones: services.zones, limits: limits).register(on: database)
@@ -36,7 +36,7 @@ public func buildRouter(_ services: StratusServices, options: HTTPOptions = HTTP
 
     // User, share-invitation, token and subscription lookup endpoints are also served without a database segment.
     let withoutDatabase = router.group("database/1/:container/:environment")
-        .add(middleware: DatabaseAuthMiddleware(identity: services.identity))
+        .add(middleware: DatabaseAuthMiddleware(identity: services.identity, serverKeys: services.serverKeys, bodyLimit: limits.requestBytes))
         .add(middleware: FaultMiddleware(faults: services.faults, prefixComponents: 4, bodyLimit: limits.requestBytes))
         .group(context: DatabaseContext.self)
     UsersRoutes(users: services.users, limits: limits).register(on: withoutDatabase)
@@ -51,6 +51,7 @@ public func buildRouter(_ services: StratusServices, options: HTTPOptions = HTTP
     AdminRoutes(services: services).register(on: admin)
     FaultRoutes(faults: services.faults, limit: limits.requestBytes).register(on: admin)
     AccountEventRoutes(admin: services.admin, identity: services.identity, limit: limits.requestBytes).register(on: admin)
+    ServerKeyRoutes(serverKeys: services.serverKeys, limit: limits.requestBytes).register(on: admin)
     MethodNotAllowedRoutes.register(on: router)
     return router
 }

@@ -9,7 +9,7 @@ struct Stratus: AsyncParsableCommand {
         commandName: "stratus",
         abstract: "A CloudKit Web Services compatible backend.",
         version: "0.1.0",
-        subcommands: [Serve.self, Compact.self, SchemaCommand.self, FaultsCommand.self, AccountCommand.self, FuzzCommand.self]
+        subcommands: [Serve.self, Compact.self, SchemaCommand.self, KeysCommand.self, FaultsCommand.self, AccountCommand.self, FuzzCommand.self]
     )
 }
 

@@ -12,6 +12,8 @@ public struct CoreConfiguration: Sendable {
     public var now: @Sendable () -> Int64
     /// Transient faults injected on every CKWS request at this rate (`--buggify`); `nil`: none.
     public var buggify: BuggifySetting?
+    /// How far a server-to-server request's date may be from the server's clock, in seconds.
+    public var signatureWindowSeconds = 300
 
     public init(
         limits: ServiceLimits = .strict,

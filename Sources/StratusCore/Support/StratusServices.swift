@@ -6,6 +6,8 @@ public struct StratusServices: Sendable {
     public let zones: ZoneService
     public let changes: ChangeService
     public let identity: IdentityService
+    /// Server-to-server keys and signed requests.
+    public let serverKeys: ServerKeys
     public let admin: AdminService
     public let users: UserService
     public let queries: QueryService
@@ -37,6 +39,7 @@ public struct StratusServices: Sendable {
         self.changes = ChangeService(store: store, access: access, configuration: configuration)
         let identity = IdentityService(store: store, configuration: configuration, cache: CredentialCache())
         self.identity = identity
+        self.serverKeys = ServerKeys(store: store, configuration: configuration, seen: SeenSignatures())
         self.admin = AdminService(store: store, identity: identity, push: push)
         self.users = UserService(store: store, identity: identity, configuration: configuration)
         self.shares = ShareService(store: store, configuration: configuration, push: push)

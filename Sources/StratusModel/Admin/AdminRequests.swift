@@ -131,3 +131,21 @@ public struct CompactDatabaseResponse: Sendable, Hashable, Codable {
     public var syncToken: String
     public init(syncToken: String) { self.syncToken = syncToken }
 }
+
+/// `POST /stratus/v1/admin/keys`: register a server-to-server public key (PEM, ECDSA P-256).
+public struct RegisterServerKeyRequest: Sendable, Hashable, Codable {
+    public var container: String
+    public var environment: ContainerEnvironment
+    public var publicKeyPEM: String
+    public init(container: String, environment: ContainerEnvironment, publicKeyPEM: String) {
+        self.container = container
+        self.environment = environment
+        self.publicKeyPEM = publicKeyPEM
+    }
+}
+
+/// The answer to ``RegisterServerKeyRequest``: the key ID signed requests name.
+public struct RegisterServerKeyResponse: Sendable, Hashable, Codable {
+    public var keyID: String
+    public init(keyID: String) { self.keyID = keyID }
+}

@@ -1,26 +1,45 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOCore
+import NIOFoundationCompat
 import StratusCore
 import StratusModel
 
 /// Resolves a CKWS request's path and credentials into a ``RequestScope``:
-/// `{container}/{environment}/{database}` from the path, `ckAPIToken` and `ckWebAuthToken`
-/// from the query. A bad credential fails at once with `AUTHENTICATION_FAILED`; whether the
-/// caller may use the database is Core's decision, made later.
+/// `{container}/{environment}/{database}` from the path, then either the `X-Apple-CloudKit-Request-*`
+/// signature headers (server-to-server: no `ckAPIToken` needed) or `ckAPIToken` and
+/// `ckWebAuthToken` from the query. A bad credential fails at once with `AUTHENTICATION_FAILED`;
+/// whether the caller may use the database is Core's decision, made later.
 struct DatabaseAuthMiddleware: RouterMiddleware {
     typealias Context = StratusRequestContext
 
     let identity: IdentityService
+    let serverKeys: ServerKeys
+    /// The largest body a signed request's hash is computed over (the request limit).
+    let bodyLimit: Int
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let database = try Self.databaseRef(from: context.parameters)
-        let query = request.uri.queryParameters
-        let caller = try await identity.authenticate(
-            apiToken: query["ckAPIToken"].map(String.init),
-            webAuthToken: query["ckWebAuthToken"].map(String.init),
-            for: database
-        )
+        var request = request
+        let caller: Caller
+        if let keyID = request.headers[.cloudKitKeyID] {
+            // The body is already read whole (BodyDeadlineMiddleware): collecting it is free.
+            let body: ByteBuffer
+            do { body = try await request.collectBody(upTo: bodyLimit) } catch { throw JSONBody.tooLarge(bodyLimit) }
+            caller = try await serverKeys.authenticate(
+                keyID: keyID, date: request.headers[.cloudKitDate] ?? "", signature: request.headers[.cloudKitSignature] ?? "",
+                body: Data(buffer: body), path: request.head.path ?? request.uri.path, for: database
+            )
+        } else {
+            let query = request.uri.queryParameters
+            caller = try await identity.authenticate(
+                apiToken: query["ckAPIToken"].map(String.init),
+                webAuthToken: query["ckWebAuthToken"].map(String.init),
+                for: database
+            )
+        }
         var context = context
         context.scope = RequestScope(database: database, caller: caller, deviceID: request.headers[.deviceID])
         // One metadata key, not four: each set re-renders the handler's metadata.

@@ -8,4 +8,8 @@ extension HTTPField.Name {
     static let deviceID = HTTPField.Name("X-Stratus-Device-ID")!
     /// `Last-Event-ID`: where a reconnecting event stream resumes.
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
+    /// Server-to-server signing: the key ID, the ISO-8601 date and the signature.
+    static let cloudKitKeyID = HTTPField.Name("X-Apple-CloudKit-Request-KeyID")!
+    static let cloudKitDate = HTTPField.Name("X-Apple-CloudKit-Request-ISO8601Date")!
+    static let cloudKitSignature = HTTPField.Name("X-Apple-CloudKit-Request-SignatureV1")!
 }

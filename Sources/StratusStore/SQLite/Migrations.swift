@@ -249,6 +249,14 @@ enum Migrations {
                         used INTEGER NOT NULL,
                         PRIMARY KEY (container, environment, owner)
                     ) WITHOUT ROWID;
+                    CREATE TABLE server_keys (
+                        key_id TEXT PRIMARY KEY,
+                        container TEXT NOT NULL,
+                        environment TEXT NOT NULL,
+                        public_key_pem TEXT NOT NULL,
+                        created_at INTEGER NOT NULL,
+                        revoked_at INTEGER
+                    );
                     CREATE TABLE database_horizons (
                         container TEXT NOT NULL,
                         environment TEXT NOT NULL,

@@ -145,6 +145,37 @@ extension SQLiteStore {
         }
     }
 
+    public func addServerKey(_ key: StoredServerKey) async throws(StoreError) {
+        try await write { db in
+            try db.execute(
+                sql: "INSERT INTO server_keys (key_id, container, environment, public_key_pem, created_at) VALUES (?, ?, ?, ?, ?)",
+                arguments: [key.keyID, key.container, key.environment.rawValue, key.publicKeyPEM, SQLiteStore.nowMilliseconds]
+            )
+        }
+    }
+
+    public func serverKey(id: String) async throws(StoreError) -> StoredServerKey? {
+        try await read { db in
+            try Row.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT key_id, container, environment, public_key_pem FROM server_keys WHERE key_id = ? AND revoked_at IS NULL"
+                ),
+                arguments: [id]
+            ).flatMap { row in
+                ContainerEnvironment(rawValue: row[2]).map { StoredServerKey(keyID: row[0], container: row[1], environment: $0, publicKeyPEM: row[3]) }
+            }
+        }
+    }
+
+    public func revokeServerKey(id: String) async throws(StoreError) -> Bool {
+        try await write { db in
+            try db.execute(
+                sql: "UPDATE server_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL", arguments: [SQLiteStore.nowMilliseconds, id]
+            )
+            return db.changesCount > 0
+        }
+    }
+
     public func addAdminToken(hash: String) async throws(StoreError) {
         try await write { db in
             try db.execute(

@@ -45,3 +45,18 @@ public struct StoredWebAuthToken: Sendable, Hashable {
         self.revoked = revoked
     }
 }
+
+/// A server-to-server key: an ECDSA P-256 public key (PEM) registered for one container environment.
+public struct StoredServerKey: Sendable, Hashable {
+    public var keyID: String
+    public var container: String
+    public var environment: ContainerEnvironment
+    public var publicKeyPEM: String
+
+    public init(keyID: String, container: String, environment: ContainerEnvironment, publicKeyPEM: String) {
+        self.keyID = keyID
+        self.container = container
+        self.environment = environment
+        self.publicKeyPEM = publicKeyPEM
+    }
+}

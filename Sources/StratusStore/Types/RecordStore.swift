@@ -90,6 +90,12 @@ public protocol IdentityStore: Sendable {
     func webAuthToken(hash: String) async throws(StoreError) -> StoredWebAuthToken?
     /// Marks a token revoked; returns its grant, or `nil` for an unknown token.
     func revokeWebAuthToken(hash: String) async throws(StoreError) -> StoredWebAuthToken?
+    /// Registers a server-to-server public key under its key ID.
+    func addServerKey(_ key: StoredServerKey) async throws(StoreError)
+    /// A live (not revoked) server-to-server key, or `nil`.
+    func serverKey(id: String) async throws(StoreError) -> StoredServerKey?
+    /// Revokes a key; `false` when there is no live key with that ID.
+    func revokeServerKey(id: String) async throws(StoreError) -> Bool
     func addAdminToken(hash: String) async throws(StoreError)
     func adminTokenExists(hash: String) async throws(StoreError) -> Bool
 }

@@ -1,0 +1,26 @@
+import Hummingbird
+import StratusCore
+import StratusModel
+
+/// `/stratus/v1/admin/keys`: server-to-server public keys — POST registers one (PEM in, key ID
+/// out), DELETE `/{keyID}` revokes it.
+struct ServerKeyRoutes {
+    let serverKeys: ServerKeys
+    let limit: Int
+
+    func register(on group: RouterGroup<StratusRequestContext>) {
+        group.post("keys", use: add)
+        group.delete("keys/:keyID", use: revoke)
+    }
+
+    @Sendable private func add(_ request: Request, context: StratusRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(RegisterServerKeyRequest.self, from: request, limit: limit)
+        return try JSONBody.response(try await serverKeys.register(body), status: .created)
+    }
+
+    @Sendable private func revoke(_ request: Request, context: StratusRequestContext) async throws -> Response {
+        let keyID = context.parameters.get("keyID") ?? ""
+        try await serverKeys.revoke(keyID: keyID)
+        return try JSONBody.response(RegisterServerKeyResponse(keyID: keyID))
+    }
+}
