@@ -44,8 +44,12 @@ public func buildRouter(_ services: StratusServices, options: HTTPOptions = HTTP
     TokensRoutes(tokens: services.pushTokens, limits: limits).register(on: withoutDatabase)
     SubscriptionsRoutes(subscriptions: services.subscriptions, limits: limits).registerLookup(on: withoutDatabase)
 
+    let pages: Pages
+    do { pages = try Pages() } catch { preconditionFailure("a built-in page template does not parse: \(error)") }
+    SharePageRoutes(shares: services.shares, pages: pages).register(on: router)
     let stratus = router.group("stratus/v1")
     ServiceRoutes(limits: limits).register(on: stratus)
+    SignInRoutes(signIn: services.signIn, pages: pages, limit: limits.requestBytes).register(on: stratus)
     WebcourierRoutes(tokens: services.pushTokens).register(on: stratus)
     let admin = stratus.group("admin").add(middleware: AdminAuthMiddleware(identity: services.identity))
     AdminRoutes(services: services).register(on: admin)

@@ -41,13 +41,13 @@ struct Serve: AsyncParsableCommand {
         try await store.migrate()
 
         let serverURL = "http://\(host):\(port)"
-        let services = StratusServices(
-            store: store,
-            configuration: CoreConfiguration(
-                limits: limits.limits, signInURL: "\(serverURL)/stratus/v1/auth/signin", shareURLPrefix: "\(serverURL)/share/",
-                buggify: buggify.map { BuggifySetting(rate: $0, seed: seed) }
-            )
+        var configuration = CoreConfiguration(
+            limits: limits.limits, signInURL: "\(serverURL)/stratus/v1/auth/signin", shareURLPrefix: "\(serverURL)/share/",
+            buggify: buggify.map { BuggifySetting(rate: $0, seed: seed) }
         )
+        // A development server's sign-in page lists its accounts; otherwise it asks for a password.
+        configuration.signInListsAccounts = dev
+        let services = StratusServices(store: store, configuration: configuration)
         let options = HTTPOptions(
             idleTimeout: .seconds(idleTimeout), bodyTimeout: .seconds(bodyTimeout), maximumConnections: maxConnections,
             corsOrigin: corsOrigin ?? (dev ? "*" : nil)

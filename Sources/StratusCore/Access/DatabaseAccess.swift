@@ -17,10 +17,10 @@ struct DatabaseAccess: Sendable {
         let ref = scope.database
         switch ref.scope {
         case .private:
-            guard let user = scope.caller.userRecordName else { throw authenticationRequired }
+            guard let user = scope.caller.userRecordName else { throw authenticationRequired(scope) }
             return DatabaseKey(container: ref.container, environment: ref.environment, scope: .private, owner: user)
         case .shared:
-            guard let user = scope.caller.userRecordName else { throw authenticationRequired }
+            guard let user = scope.caller.userRecordName else { throw authenticationRequired(scope) }
             return DatabaseKey(container: ref.container, environment: ref.environment, scope: .shared, owner: user)
         case .public:
             return DatabaseKey(container: ref.container, environment: ref.environment, scope: .public, owner: DatabaseKey.publicOwner)
@@ -35,7 +35,7 @@ struct DatabaseAccess: Sendable {
         }
     }
 
-    var authenticationRequired: CoreError { configuration.authenticationRequired }
+    func authenticationRequired(_ scope: RequestScope) -> CoreError { configuration.authenticationRequired(scope.database.container) }
 
     /// The zone a zone ID names within `database`, or `nil` when the ID names another owner.
     func zoneKey(_ zoneID: ZoneID?, in database: DatabaseKey) -> ZoneKey? {

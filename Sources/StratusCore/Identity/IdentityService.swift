@@ -31,7 +31,7 @@ public struct IdentityService: Sendable {
         guard let webAuthToken, !webAuthToken.isEmpty else {
             // Private and shared databases always need a user: answer before reading the body.
             guard database.scope == .public else {
-                throw configuration.authenticationRequired
+                throw configuration.authenticationRequired(database.container)
             }
             return .anonymous
         }
@@ -39,10 +39,10 @@ public struct IdentityService: Sendable {
             throw CoreError(.authenticationFailed, "invalid ckWebAuthToken")
         }
         if session.revoked {
-            throw CoreError(.authenticationRequired, "web auth token revoked: sign in again", redirectURL: configuration.signInURL)
+            throw configuration.authenticationRequired(database.container, "web auth token revoked: sign in again")
         }
         if let expiresAt = session.expiresAt, expiresAt < configuration.now() {
-            throw CoreError(.authenticationRequired, "web auth token expired", redirectURL: configuration.signInURL)
+            throw configuration.authenticationRequired(database.container, "web auth token expired: sign in again")
         }
         return .user(userRecordName: session.userRecordName)
     }

@@ -91,7 +91,7 @@ public struct SubscriptionService: Sendable {
     /// Subscriptions belong to a signed-in user and the database addressed.
     private func subscriber(_ scope: RequestScope) throws(CoreError) -> SubscriberKey {
         let ref = scope.database
-        guard let user = scope.caller.userRecordName else { throw access.authenticationRequired }
+        guard let user = scope.caller.userRecordName else { throw access.authenticationRequired(scope) }
         return SubscriberKey(container: ref.container, environment: ref.environment, scope: ref.scope, user: user)
     }
 

@@ -85,13 +85,37 @@ public struct ShareService: Sendable {
     }
 
     private func signedIn(_ scope: RequestScope, count: Int) async throws(CoreError) -> (user: String, email: String?) {
-        guard let user = scope.caller.userRecordName else { throw configuration.authenticationRequired }
+        guard let user = scope.caller.userRecordName else { throw configuration.authenticationRequired(scope.database.container) }
         try configuration.checkCount(count, of: "shortGUIDs")
         do {
             return (user, try await store.account(userRecordName: user)?.email)
         } catch {
             throw CoreError(error)
         }
+    }
+
+    /// What a share URL shows before anyone signs in: title, owner, container, how to accept.
+    /// - Throws: `NOT_FOUND` for a short GUID no live share has.
+    public func page(shortGUID: String) async throws(CoreError) -> SharePage {
+        let found: StoredShare?
+        let owner: StoredAccount?
+        do {
+            found = try await store.share(shortGUID: shortGUID)
+            owner = if let found { try await store.account(userRecordName: found.owner) } else { nil }
+        } catch {
+            throw CoreError(error)
+        }
+        guard let share = found else { throw CoreError(.notFound, "no share has the short GUID '\(shortGUID)'") }
+        let name = [owner?.givenName, owner?.familyName].compactMap { $0 }.joined(separator: " ")
+        let database = share.zone.database
+        let title: String? = if case .string(let text)? = share.record.fields[ShareNames.titleField]?.value { text } else { nil }
+        return SharePage(
+            shortGUID: shortGUID, url: configuration.shareURLPrefix + shortGUID, title: title,
+            ownerName: name.isEmpty ? owner?.email ?? share.owner : name, containerIdentifier: database.container,
+            environment: database.environment, publicPermission: share.publicPermission, zoneWide: share.rootName == nil,
+            accept: "POST /database/1/\(database.container)/\(database.environment.rawValue)/shared/records/accept "
+                + "{\"shortGUIDs\":[{\"value\":\"\(shortGUID)\"}]} (StratusKit: acceptShareInvitations(from:))"
+        )
     }
 
     private func metadata(

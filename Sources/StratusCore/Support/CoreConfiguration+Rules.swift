@@ -3,9 +3,14 @@ import StratusModel
 /// The request-level rules every service applies the same way: who must sign in, how many items
 /// one request may carry, how large a page is.
 extension CoreConfiguration {
-    /// `AUTHENTICATION_REQUIRED` (HTTP 421) with the sign-in page as `redirectURL`.
-    var authenticationRequired: CoreError {
-        CoreError(.authenticationRequired, "request needs authorization", redirectURL: signInURL)
+    /// `AUTHENTICATION_REQUIRED` (HTTP 421) with the sign-in page for `container` as `redirectURL`.
+    func authenticationRequired(_ container: String, _ reason: String = "request needs authorization") -> CoreError {
+        CoreError(.authenticationRequired, reason, redirectURL: signInURL(for: container))
+    }
+
+    /// The sign-in page for a container (container identifiers need no escaping in a query).
+    func signInURL(for container: String) -> String {
+        "\(signInURL)?container=\(container)"
     }
 
     /// - Throws: `BAD_REQUEST` with `ckErrorCode` 27 (limit exceeded: split the request) when

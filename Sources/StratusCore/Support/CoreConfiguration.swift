@@ -14,6 +14,8 @@ public struct CoreConfiguration: Sendable {
     public var buggify: BuggifySetting?
     /// How far a server-to-server request's date may be from the server's clock, in seconds.
     public var signatureWindowSeconds = 300
+    /// Whether the sign-in page lists every account to pick without a password (`--dev`).
+    public var signInListsAccounts = false
 
     public init(
         limits: ServiceLimits = .strict,

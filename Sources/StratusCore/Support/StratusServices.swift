@@ -8,6 +8,8 @@ public struct StratusServices: Sendable {
     public let identity: IdentityService
     /// Server-to-server keys and signed requests.
     public let serverKeys: ServerKeys
+    /// The sign-in page behind `redirectURL`.
+    public let signIn: SignInService
     public let admin: AdminService
     public let users: UserService
     public let queries: QueryService
@@ -40,6 +42,7 @@ public struct StratusServices: Sendable {
         let identity = IdentityService(store: store, configuration: configuration, cache: CredentialCache())
         self.identity = identity
         self.serverKeys = ServerKeys(store: store, configuration: configuration, seen: SeenSignatures())
+        self.signIn = SignInService(store: store, identity: identity, configuration: configuration)
         self.admin = AdminService(store: store, identity: identity, push: push)
         self.users = UserService(store: store, identity: identity, configuration: configuration)
         self.shares = ShareService(store: store, configuration: configuration, push: push)

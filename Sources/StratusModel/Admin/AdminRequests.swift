@@ -27,11 +27,14 @@ public struct CreateAccountRequest: Sendable, Hashable, Codable {
     public var familyName: String?
     /// Whether others may discover the account (users/discover, users/lookup/*); default `true`.
     public var discoverable: Bool?
-    public init(email: String, givenName: String? = nil, familyName: String? = nil, discoverable: Bool? = nil) {
+    /// The password the sign-in page asks for (stored as a PBKDF2 hash; at least 8 characters).
+    public var password: String?
+    public init(email: String, givenName: String? = nil, familyName: String? = nil, discoverable: Bool? = nil, password: String? = nil) {
         self.email = email
         self.givenName = givenName
         self.familyName = familyName
         self.discoverable = discoverable
+        self.password = password
     }
 }
 
@@ -41,11 +44,16 @@ public struct UpdateAccountRequest: Sendable, Hashable, Codable {
     public var givenName: String?
     public var familyName: String?
     public var discoverable: Bool?
-    public init(userRecordName: String, givenName: String? = nil, familyName: String? = nil, discoverable: Bool? = nil) {
+    /// A new sign-in password (at least 8 characters); `nil` leaves it as it is.
+    public var password: String?
+    public init(
+        userRecordName: String, givenName: String? = nil, familyName: String? = nil, discoverable: Bool? = nil, password: String? = nil
+    ) {
         self.userRecordName = userRecordName
         self.givenName = givenName
         self.familyName = familyName
         self.discoverable = discoverable
+        self.password = password
     }
 }
 
@@ -71,10 +79,13 @@ public struct CreateWebAuthTokenRequest: Sendable, Hashable, Codable {
     /// The account, by user record name or by email.
     public var userRecordName: String?
     public var email: String?
-    public init(container: String, userRecordName: String? = nil, email: String? = nil) {
+    /// Seconds the token is valid; `nil`: until revoked.
+    public var expiresInSeconds: Int?
+    public init(container: String, userRecordName: String? = nil, email: String? = nil, expiresInSeconds: Int? = nil) {
         self.container = container
         self.userRecordName = userRecordName
         self.email = email
+        self.expiresInSeconds = expiresInSeconds
     }
 }
 

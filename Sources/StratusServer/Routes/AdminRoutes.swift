@@ -36,15 +36,19 @@ struct AdminRoutes {
 
     @Sendable private func createAccount(_ request: Request, context: StratusRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(CreateAccountRequest.self, from: request, limit: limit)
+        if let password = body.password, password.count < 8 { throw CoreError.badRequest("a password needs at least 8 characters") }
         let account = try await services.identity.createAccount(
             email: body.email, givenName: body.givenName, familyName: body.familyName, discoverable: body.discoverable ?? false
         )
+        if let password = body.password { try await services.signIn.setPassword(password, userRecordName: account.userRecordName) }
         return try JSONBody.response(account)
     }
 
     @Sendable private func updateAccount(_ request: Request, context: StratusRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(UpdateAccountRequest.self, from: request, limit: limit)
-        return try JSONBody.response(try await services.identity.updateAccount(body))
+        let account = try await services.identity.updateAccount(body)
+        if let password = body.password { try await services.signIn.setPassword(password, userRecordName: account.userRecordName) }
+        return try JSONBody.response(account)
     }
 
     @Sendable private func createWebAuthToken(_ request: Request, context: StratusRequestContext) async throws -> Response {
@@ -52,7 +56,11 @@ struct AdminRoutes {
         guard let account = try await services.identity.account(userRecordName: body.userRecordName, email: body.email) else {
             throw CoreError(.notFound, "no such account")
         }
-        let token = try await services.identity.createWebAuthToken(userRecordName: account.userRecordName, container: body.container)
+        if let seconds = body.expiresInSeconds, seconds < 1 { throw CoreError.badRequest("expiresInSeconds must be at least 1") }
+        let expiresAt = body.expiresInSeconds.map { services.configuration.now() + Int64($0) * 1000 }
+        let token = try await services.identity.createWebAuthToken(
+            userRecordName: account.userRecordName, container: body.container, expiresAt: expiresAt
+        )
         return try JSONBody.response(CreateWebAuthTokenResponse(webAuthToken: token, userRecordName: account.userRecordName))
     }
 

@@ -241,6 +241,7 @@ enum Migrations {
                 sql: """
                     ALTER TABLE zones ADD COLUMN deleted_reason TEXT;
                     ALTER TABLE web_auth_tokens ADD COLUMN revoked_at INTEGER;
+                    ALTER TABLE accounts ADD COLUMN password_hash TEXT;
                     CREATE TABLE quotas (
                         container TEXT NOT NULL,
                         environment TEXT NOT NULL,

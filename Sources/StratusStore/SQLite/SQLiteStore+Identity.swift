@@ -96,6 +96,26 @@ extension SQLiteStore {
         }
     }
 
+    public func allAccounts(limit: Int) async throws(StoreError) -> [StoredAccount] {
+        try await read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT \(SQLiteStore.accountColumns) FROM accounts ORDER BY email LIMIT ?", arguments: [limit]
+            ).map(SQLiteStore.account(from:))
+        }
+    }
+
+    public func setPasswordHash(_ hash: String?, userRecordName: String) async throws(StoreError) {
+        try await write { db in
+            try db.execute(sql: "UPDATE accounts SET password_hash = ? WHERE user_record_name = ?", arguments: [hash, userRecordName])
+        }
+    }
+
+    public func passwordHash(userRecordName: String) async throws(StoreError) -> String? {
+        try await read { db in
+            try String.fetchOne(db, sql: "SELECT password_hash FROM accounts WHERE user_record_name = ?", arguments: [userRecordName])
+        }
+    }
+
     private static let accountColumns = "user_record_name, email, given_name, family_name, discoverable"
 
     private static func account(from row: Row) -> StoredAccount {

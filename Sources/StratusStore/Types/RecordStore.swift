@@ -85,6 +85,12 @@ public protocol IdentityStore: Sendable {
     func updateAccount(_ account: StoredAccount) async throws(StoreError)
     /// Discoverable accounts, ordered by email, at most `limit`.
     func discoverableAccounts(limit: Int) async throws(StoreError) -> [StoredAccount]
+    /// Every account, ordered by email, at most `limit` (the development sign-in page lists them).
+    func allAccounts(limit: Int) async throws(StoreError) -> [StoredAccount]
+    /// Sets (or with `nil` clears) the sign-in password's hash of an account.
+    func setPasswordHash(_ hash: String?, userRecordName: String) async throws(StoreError)
+    /// The sign-in password's hash of an account, if it has one.
+    func passwordHash(userRecordName: String) async throws(StoreError) -> String?
     func addWebAuthToken(hash: String, token: StoredWebAuthToken) async throws(StoreError)
     /// The token's grant, revoked ones included (``StoredWebAuthToken/revoked``).
     func webAuthToken(hash: String) async throws(StoreError) -> StoredWebAuthToken?

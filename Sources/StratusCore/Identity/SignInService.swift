@@ -1,0 +1,49 @@
+import StratusModel
+import StratusStore
+
+/// The sign-in page's side of identity (what `redirectURL` opens): in development every account
+/// signs in with one click; otherwise an email and the password an administrator set. Either way
+/// the answer is a web auth token for the container, valid for ``tokenLifetime``.
+public struct SignInService: Sendable {
+    let store: any IdentityStore
+    let identity: IdentityService
+    let configuration: CoreConfiguration
+
+    /// Tokens handed out by the sign-in page last this long (CloudKit's "keep me signed in": 2 weeks).
+    public static let tokenLifetime: Int64 = 14 * 24 * 3600 * 1000
+
+    /// Whether the page lists accounts to pick (`stratus serve --dev`) instead of asking for a password.
+    public var listsAccounts: Bool { configuration.signInListsAccounts }
+
+    /// The accounts the development page lists.
+    public func accounts() async throws(CoreError) -> [AccountInfo] {
+        guard listsAccounts else { return [] }
+        do { return try await store.allAccounts(limit: 100).map(AccountInfo.init) } catch { throw CoreError(error) }
+    }
+
+    /// Signs an account in to `container`: by email and password, or in development by email alone.
+    /// - Throws: `AUTHENTICATION_FAILED` for an unknown email or a wrong password (the same answer for both).
+    public func signIn(email: String, password: String?, container: String) async throws(CoreError) -> CreateWebAuthTokenResponse {
+        let refused = CoreError(.authenticationFailed, "unknown email or wrong password")
+        let account: StoredAccount?
+        do { account = try await store.account(email: email) } catch { throw CoreError(error) }
+        guard let account else { throw refused }
+        if !listsAccounts {
+            let stored: String?
+            do { stored = try await store.passwordHash(userRecordName: account.userRecordName) } catch { throw CoreError(error) }
+            guard let stored, let password, Passwords.verify(password, against: stored) else { throw refused }
+        }
+        let token = try await identity.createWebAuthToken(
+            userRecordName: account.userRecordName, container: container, expiresAt: configuration.now() + Self.tokenLifetime
+        )
+        return CreateWebAuthTokenResponse(webAuthToken: token, userRecordName: account.userRecordName)
+    }
+
+    /// Sets or clears an account's sign-in password (admin).
+    public func setPassword(_ password: String?, userRecordName: String) async throws(CoreError) {
+        if let password, password.count < 8 { throw CoreError.badRequest("a password needs at least 8 characters") }
+        let hash: String?
+        do { hash = try password.map(Passwords.hash) } catch { throw CoreError(.internalError, "Internal error") }
+        do { try await store.setPasswordHash(hash, userRecordName: userRecordName) } catch { throw CoreError(error) }
+    }
+}
