@@ -25,6 +25,7 @@ struct TestServer {
         previous: DevCredentials? = nil,
         http: HTTPOptions = HTTPOptions(),
         buggify: BuggifySetting? = nil,
+        devSignIn: Bool = false,
         _ body: @Sendable (TestServer) async throws -> T
     ) async throws -> T {
         let dir = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("stratus-test-\(UUID().uuidString)")
@@ -32,7 +33,9 @@ struct TestServer {
         defer { if directory == nil { try? FileManager.default.removeItem(at: dir) } }
         let store = try SQLiteStore(path: dir.appendingPathComponent("stratus.sqlite").path)
         try await store.migrate()
-        let services = StratusServices(store: store, configuration: CoreConfiguration(limits: limits, buggify: buggify))
+        var configuration = CoreConfiguration(limits: limits, buggify: buggify)
+        configuration.signInListsAccounts = devSignIn
+        let services = StratusServices(store: store, configuration: configuration)
         let credentials = try await DevSeeder(identity: services.identity).seed(previous: previous, serverURL: "http://127.0.0.1")
         var logger = Logger(label: "stratus-test")
         logger.logLevel = .warning
