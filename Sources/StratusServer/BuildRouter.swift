@@ -17,8 +17,10 @@ public func buildRouter(_ services: StratusServices, options: HTTPOptions = HTTP
         router.add(middleware: cors)
         router.add(middleware: ExposeHeadersMiddleware(headers: HTTPOptions.exposedHeaders.joined(separator: ", ")))
     }
-    // The access log outside the error middleware: failures are logged too, with their status.
+    // The access log and the request metrics outside the error middleware: failures count too, with their status.
+    _ = ServerMetrics.registry
     router.add(middleware: AccessLogMiddleware())
+    router.add(middleware: MetricsMiddleware())
     router.add(middleware: ErrorMiddleware())
     router.add(middleware: BodyDeadlineMiddleware(limit: limits.requestBytes, timeout: options.bodyTimeout))
 
@@ -56,6 +58,7 @@ public func buildRouter(_ services: StratusServices, options: HTTPOptions = HTTP
     FaultRoutes(faults: services.faults, limit: limits.requestBytes).register(on: admin)
     AccountEventRoutes(admin: services.admin, identity: services.identity, limit: limits.requestBytes).register(on: admin)
     ServerKeyRoutes(serverKeys: services.serverKeys, limit: limits.requestBytes).register(on: admin)
+    ServerMetrics.register(on: router)
     MethodNotAllowedRoutes.register(on: router)
     return router
 }

@@ -46,6 +46,7 @@ struct AdminRoutes {
 
     @Sendable private func updateAccount(_ request: Request, context: StratusRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(UpdateAccountRequest.self, from: request, limit: limit)
+        if let password = body.password, password.count < 8 { throw CoreError.badRequest("a password needs at least 8 characters") }
         let account = try await services.identity.updateAccount(body)
         if let password = body.password { try await services.signIn.setPassword(password, userRecordName: account.userRecordName) }
         return try JSONBody.response(account)

@@ -13,12 +13,25 @@ struct SignInRoutes {
     let pages: Pages
     let limit: Int
 
-    /// The sign-in form's fields.
-    struct Form: Decodable {
+    /// The sign-in form's fields (other fields are ignored; a repeated one counts once).
+    struct Form {
         var container: String
         var email: String
         var password: String?
         var callback: String?
+
+        /// The fields of an `application/x-www-form-urlencoded` body, or `nil` without a container or email.
+        init?(urlEncoded body: String) {
+            var components = URLComponents()
+            components.percentEncodedQuery = body.replacingOccurrences(of: "+", with: "%20")
+            var fields: [String: String] = [:]
+            for item in components.queryItems ?? [] where fields[item.name] == nil { fields[item.name] = item.value ?? "" }
+            guard let container = fields["container"], !container.isEmpty, let email = fields["email"], !email.isEmpty else { return nil }
+            self.container = container
+            self.email = email
+            self.password = fields["password"]
+            self.callback = fields["callback"]
+        }
     }
 
     func register(on group: RouterGroup<StratusRequestContext>) {
@@ -36,7 +49,7 @@ struct SignInRoutes {
 
     @Sendable private func submit(_ request: Request, context: StratusRequestContext) async throws -> Response {
         let body = try await request.body.collect(upTo: limit)
-        guard let form = try? URLEncodedFormDecoder().decode(Form.self, from: String(buffer: body)) else {
+        guard let form = Form(urlEncoded: String(buffer: body)) else {
             return try await self.form(container: "", callback: "", error: "Fill in the container and the email.", status: .badRequest)
         }
         let callback = form.callback.flatMap { $0.isEmpty ? nil : $0 }

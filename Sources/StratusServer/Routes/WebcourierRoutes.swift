@@ -38,6 +38,8 @@ struct WebcourierRoutes {
         let cursor = query.get("cursor").map { String($0) }
         let tokens = self.tokens
         let seconds = wait
+        ServerMetrics.pollOpened()
+        defer { ServerMetrics.pollClosed() }
         // A server shutting down answers held polls at once (empty) instead of waiting them out:
         // a handler, not a task group, so a held poll costs no extra tasks.
         let feed = try await withGracefulShutdownHandler {
@@ -67,6 +69,8 @@ struct WebcourierRoutes {
         let first = try await tokens.feed(token: token, cursor: start, wait: .zero)
         let tokens = self.tokens
         let body = ResponseBody { writer in
+            ServerMetrics.pollOpened()
+            defer { ServerMetrics.pollClosed() }
             var feed = first
             let encoder = JSONEncoder()
             while !Task.isCancelled {

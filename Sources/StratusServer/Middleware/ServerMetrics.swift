@@ -1,0 +1,35 @@
+import Hummingbird
+import Metrics
+import NIOCore
+import Prometheus
+
+/// Prometheus metrics for the whole process, served at `GET /metrics` in the text format:
+/// requests by method, route and status and their duration (Hummingbird's `MetricsMiddleware`:
+/// `hb_requests`, `http_server_request_duration`), and Stratus's own gauges (held
+/// push long-polls). swift-metrics is bootstrapped once, the first time a router is built.
+enum ServerMetrics {
+    /// The registry every metric of the process reports to.
+    static let registry: PrometheusCollectorRegistry = {
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        return registry
+    }()
+
+    /// Webcourier long-polls and event streams open now.
+    private static let heldPolls = Meter(label: "stratus_push_held_connections")
+
+    static func pollOpened() { heldPolls.increment() }
+    static func pollClosed() { heldPolls.decrement() }
+
+    static func register(on router: Router<StratusRequestContext>) {
+        // Made now, so a scrape lists the gauge (at 0) before any poll.
+        pollClosed()
+        pollOpened()
+        router.get("metrics") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer()))
+            )
+        }
+    }
+}
