@@ -43,6 +43,7 @@ let package = Package(
             dependencies: [
                 "StratusModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             exclude: ["README.md"],
             swiftSettings: swiftSettings

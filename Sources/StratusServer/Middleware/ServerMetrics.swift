@@ -5,8 +5,9 @@ import Prometheus
 
 /// Prometheus metrics for the whole process, served at `GET /metrics` in the text format:
 /// requests by method, route and status and their duration (Hummingbird's `MetricsMiddleware`:
-/// `hb_requests`, `http_server_request_duration`), and Stratus's own gauges (held
-/// push long-polls). swift-metrics is bootstrapped once, the first time a router is built.
+/// `hb_requests`, `http_server_request_duration`), and Stratus's own: held push long-polls
+/// (`stratus_push_held_connections`) and batches per group commit (`stratus_group_commit_batches`,
+/// recorded by the store). swift-metrics is bootstrapped once, the first time a router is built.
 enum ServerMetrics {
     /// The registry every metric of the process reports to.
     static let registry: PrometheusCollectorRegistry = {

@@ -1,3 +1,4 @@
+import CoreMetrics
 import GRDB
 import Synchronization
 
@@ -53,6 +54,9 @@ final class GroupCommit: Sendable {
         }
     }
 
+    /// Batches per group commit, for `/metrics` (swift-metrics' API; the server picks the backend).
+    private static let groupSizes = Recorder(label: "stratus_group_commit_batches", aggregate: true)
+
     private func scheduleDrain() {
         writer.asyncWriteWithoutTransaction { db in self.drain(db) }
     }
@@ -70,6 +74,7 @@ final class GroupCommit: Sendable {
             state.queue.removeFirst(count)
             return taken
         }
+        Self.groupSizes.record(group.count)
         let outcomes = write(group.map(\.batch), db)
         for (waiter, outcome) in zip(group, outcomes) {
             waiter.continuation.resume(returning: outcome)

@@ -10,6 +10,7 @@ import Testing
     @Test func metricsCountRequestsByRouteAndStatus() async throws {
         try await TestServer.run { server in
             _ = try await server.lookup(["nothing"], zone: "_defaultZone")
+            _ = try await server.modify([Records.create("written")], zone: "_defaultZone")
             _ = try await server.post("records/modify", ["operations": "not a list"])
             let scrape = try await server.client.execute(uri: "/metrics", method: .get, headers: [:], body: nil)
             #expect(scrape.status == .ok && scrape.headers[.contentType]?.hasPrefix("text/plain") == true)
@@ -21,6 +22,7 @@ import Testing
             #expect(refused.contains { $0.contains("status_code=\"400\"") }, "\(refused)")
             #expect(text.contains("http_server_request_duration"))
             #expect(text.contains("stratus_push_held_connections"))
+            #expect(text.contains("stratus_group_commit_batches"), "group-commit sizes")
         }
     }
 }
