@@ -54,9 +54,6 @@ final class GroupCommit: Sendable {
         }
     }
 
-    /// Batches per group commit, for `/metrics` (swift-metrics' API; the server picks the backend).
-    private static let groupSizes = Recorder(label: "stratus_group_commit_batches", aggregate: true)
-
     private func scheduleDrain() {
         writer.asyncWriteWithoutTransaction { db in self.drain(db) }
     }
@@ -74,7 +71,9 @@ final class GroupCommit: Sendable {
             state.queue.removeFirst(count)
             return taken
         }
-        Self.groupSizes.record(group.count)
+        // Made per group (one factory lookup), so it reports wherever metrics go by now, even in a
+        // process whose first commit came before the server chose a backend.
+        Recorder(label: "stratus_group_commit_batches", aggregate: true).record(group.count)
         let outcomes = write(group.map(\.batch), db)
         for (waiter, outcome) in zip(group, outcomes) {
             waiter.continuation.resume(returning: outcome)

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import StratusCore
 import StratusModel
+import Synchronization
 import Testing
 
 /// The pages a browser meets: the sign-in page a 421's `redirectURL` opens (pick an account on a
@@ -84,14 +85,22 @@ import Testing
     }
 
     @Test func aWebAuthTokenExpires() async throws {
-        try await TestServer.run { server in
+        // The server's clock, moved by the test.
+        let offset = Mutex<Int64>(0)
+        let now: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) + offset.withLock { $0 } }
+        try await TestServer.run(now: now) { server in
             let minted = try await server.admin(
-                "web-auth-tokens", CreateWebAuthTokenRequest(container: DevSeeder.container, email: "alice@example.com", expiresInSeconds: 1)
+                "web-auth-tokens", CreateWebAuthTokenRequest(container: DevSeeder.container, email: "alice@example.com", expiresInSeconds: 60)
             )
             let token = try minted.decode(CreateWebAuthTokenResponse.self).webAuthToken
             #expect(try await Self.works(token, server))
-            try await Task.sleep(for: .milliseconds(1_100))
-            #expect(try await !Self.works(token, server))
+            offset.withLock { $0 = 61_000 }
+            let expired = try await server.client.execute(
+                uri: "\(TestServer.base)/private/zones/list?ckAPIToken=\(server.credentials.apiToken)&ckWebAuthToken="
+                    + (token.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? token),
+                method: .get, headers: [:], body: nil
+            )
+            #expect(expired.status.code == 421 && expired.errorBody?.reason.contains("expired") == true)
         }
     }
 

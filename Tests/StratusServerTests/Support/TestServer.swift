@@ -26,6 +26,7 @@ struct TestServer {
         http: HTTPOptions = HTTPOptions(),
         buggify: BuggifySetting? = nil,
         devSignIn: Bool = false,
+        now: (@Sendable () -> Int64)? = nil,
         _ body: @Sendable (TestServer) async throws -> T
     ) async throws -> T {
         let dir = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("stratus-test-\(UUID().uuidString)")
@@ -35,6 +36,7 @@ struct TestServer {
         try await store.migrate()
         var configuration = CoreConfiguration(limits: limits, buggify: buggify)
         configuration.signInListsAccounts = devSignIn
+        if let now { configuration.now = now }
         let services = StratusServices(store: store, configuration: configuration)
         let credentials = try await DevSeeder(identity: services.identity).seed(previous: previous, serverURL: "http://127.0.0.1")
         var logger = Logger(label: "stratus-test")
