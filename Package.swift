@@ -83,6 +83,7 @@ let package = Package(
             dependencies: [
                 "StratusServer",
                 "StratusFuzz",
+                "StratusKit",
                 "StratusCore",
                 "StratusStore",
                 "StratusModel",

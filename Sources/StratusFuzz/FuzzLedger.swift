@@ -2,8 +2,8 @@ import StratusKit
 import StratusModel
 
 /// What the server told the devices it saved, so the checker can say no acknowledged write was
-/// lost. Devices act one at a time, so a save is acknowledged exactly when, after the sync that
-/// sent it, the device's copy carries the server's version with the value it wrote. A delete is
+/// lost. A save is acknowledged when the device's copy carries the server's version with the value
+/// it wrote; the server's save time says which acknowledged save is the last. A delete is
 /// taken as possibly acknowledged once it left the queue without a refusal (it relaxes the check,
 /// never tightens it).
 struct FuzzLedger {
@@ -14,9 +14,12 @@ struct FuzzLedger {
         var caption: String?
     }
 
-    /// What the record must look like on the server, by `owner/zone/name`.
+    /// What the record must look like on the server, by `owner/name`: the fuzzer's record names are
+    /// unique per account, and a share in NSPersistentCloudKitContainer style moves a record into
+    /// another zone under the same name.
     enum Expectation: Equatable {
-        case caption(String)
+        /// The caption of the last acknowledged save, and when the server saved it.
+        case caption(String, savedAt: Int64)
         case mayBeGone
     }
 
@@ -26,6 +29,16 @@ struct FuzzLedger {
 
     mutating func wrote(_ intent: Intent, on device: Int) {
         unanswered[device, default: []].append(intent)
+    }
+
+    /// A share moved a record into another zone (NSPersistentCloudKitContainer style): the device's
+    /// unanswered writes to it follow it.
+    mutating func moved(_ old: RecordKey, to new: RecordKey, on device: Int) {
+        unanswered[device] = unanswered[device]?.map { intent in
+            var intent = intent
+            if intent.key == old { intent.key = new }
+            return intent
+        }
     }
 
     /// A sign-out purged the device's data: what it had not sent is gone, never acknowledged.
@@ -50,14 +63,19 @@ struct FuzzLedger {
                 expected[name] = .mayBeGone
                 continue
             }
-            if case .string(caption)? = try store.record(intent.key)?.serverRecord?.fields?["caption"]?.value {
-                expected[name] = .caption(caption)
+            let server = try store.record(intent.key)?.serverRecord
+            if case .string(caption)? = server?.fields?[store.naming.serverName("caption")]?.value {
                 acknowledged += 1
+                // A device may learn late that its save was acknowledged (it stayed pending for
+                // another change): the server's save time orders acknowledgements, not this call.
+                let savedAt = server?.modified?.timestamp ?? 0
+                if case .caption(_, let later)? = expected[name], later > savedAt { continue }
+                expected[name] = .caption(caption, savedAt: savedAt)
             }
         }
         // Only the newest intent per record still matters once it is pending again.
         unanswered[index] = waiting
     }
 
-    static func name(_ key: RecordKey) -> String { "\(key.owner)/\(key.zoneName)/\(key.recordName)" }
+    static func name(_ key: RecordKey) -> String { "\(key.owner)/\(key.recordName)" }
 }

@@ -19,6 +19,10 @@ final class FuzzWorld {
     let server: FuzzServer
     let accounts: [FuzzAccount]
     let retryDelayScale: Double
+    /// How every device mirrors.
+    let style: SimulatedDevice.MirroringStyle
+    /// How the style names fields on the server (`CD_caption` for NSPersistentCloudKitContainer).
+    var naming: RecordNaming { style == .persistentCloudKitContainer ? .coreData : .plain }
     var slots: [Slot] = []
     var ledger = FuzzLedger()
     /// Share URLs sent to each account and not accepted yet.
@@ -30,11 +34,12 @@ final class FuzzWorld {
     /// Each refusal, for `--verbose`.
     var refusals: [String] = []
 
-    init(seed: UInt64, server: FuzzServer, accounts: [FuzzAccount], retryDelayScale: Double) {
+    init(seed: UInt64, server: FuzzServer, accounts: [FuzzAccount], retryDelayScale: Double, style: SimulatedDevice.MirroringStyle) {
         self.seed = seed
         self.server = server
         self.accounts = accounts
         self.retryDelayScale = retryDelayScale
+        self.style = style
     }
 
     /// Makes the devices (device `i` is signed in to account `i % accounts`) in `directory`.
@@ -48,7 +53,9 @@ final class FuzzWorld {
     }
 
     private func makeDevice(_ index: Int, path: String) async throws -> SimulatedDevice {
-        let device = try SimulatedDevice(name: "device-\(index)", serverURL: server.url, container: FuzzServer.container, storePath: path)
+        let device = try SimulatedDevice(
+            name: "device-\(index)", serverURL: server.url, container: FuzzServer.container, storePath: path, style: style
+        )
         await device.setRetryDelayScale(retryDelayScale)
         return device
     }
@@ -107,8 +114,13 @@ final class FuzzWorld {
             var invitee = Int.random(in: 0..<(accounts.count - 1), using: &random)
             if invitee >= slot.account { invitee += 1 }
             let permission: SharePermission = Bool.random(using: &random) ? .readWrite : .readOnly
+            let before = try await device.records(in: .private).map(\.key)
             let share = try await device.share(key, with: [.invite(email: accounts[invitee].email, permission: permission)])
-            shares[key] = (invitee, permission)
+            // In NSPersistentCloudKitContainer style the record and its relations moved to the share's zone.
+            for old in before {
+                if let now = try await device.currentKey(old), now != old { ledger.moved(old, to: now, on: index) }
+            }
+            shares[try await device.currentKey(key) ?? key] = (invitee, permission)
             if let url = share.url { invitations[invitee, default: []].append(url) }
         case .accept:
             guard var urls = invitations[slot.account], !urls.isEmpty else { return .skipped }

@@ -17,6 +17,9 @@ public struct Fuzzer: Sendable {
     public var output: @Sendable (String) -> Void = { print($0) }
     /// Also print every step the server or a device refused, and why.
     public var verbose = false
+    /// How every device mirrors: one app, one style, as in production (records written by one
+    /// style are not the other's: `CD_` names, zones).
+    public var style: SimulatedDevice.MirroringStyle = .syncEngine
 
     public init(plan: FuzzPlan) { self.plan = plan }
 
@@ -36,7 +39,7 @@ public struct Fuzzer: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let accounts = try await server.provision(accounts: plan.accounts)
-        let world = FuzzWorld(seed: plan.seed, server: server, accounts: accounts, retryDelayScale: retryDelayScale)
+        let world = FuzzWorld(seed: plan.seed, server: server, accounts: accounts, retryDelayScale: retryDelayScale, style: style)
         try await world.addDevices(plan.devices, directory: directory)
         let tenth = max(steps.count / 10, 1)
         for (position, step) in steps.enumerated() {
@@ -53,7 +56,10 @@ public struct Fuzzer: Sendable {
 
     /// Runs the whole plan on a fresh server; on failure, shrinks it. Returns whether every check held.
     public func runAndReport(servers: ServerFactory) async throws -> Bool {
-        output("stratus fuzz: seed \(plan.seed), \(plan.devices) devices, \(plan.accounts) accounts, \(plan.steps.count) steps")
+        output(
+            "stratus fuzz: seed \(plan.seed), \(plan.devices) devices, \(plan.accounts) accounts, \(plan.steps.count) steps, "
+                + "\(style.rawValue) style"
+        )
         let outcome = try await runFresh(plan.steps, servers: servers, progress: true)
         output(outcome.summary)
         if outcome.passed {

@@ -5,6 +5,7 @@ import Logging
 import ServiceLifecycle
 import StratusCore
 import StratusFuzz
+import StratusKit
 import StratusModel
 import StratusServer
 import StratusStore
@@ -32,6 +33,8 @@ struct FuzzCommand: AsyncParsableCommand {
     @Option(help: "Admin token of --server (default: STRATUS_ADMIN_TOKEN).") var adminToken: String?
     @Option(help: "Seconds to spend shrinking a failure.") var shrinkSeconds = 240
     @Flag(help: "Also print each step that was refused, and why.") var verbose = false
+    @Option(help: "How every device mirrors (one app, one style): syncEngine or persistentCloudKitContainer (a zone per share).")
+    var style: SimulatedDevice.MirroringStyle = .syncEngine
 
     func validate() throws {
         guard devices >= 1, accounts >= 1, steps >= 0 else { throw ValidationError("--devices and --accounts must be at least 1") }
@@ -43,6 +46,7 @@ struct FuzzCommand: AsyncParsableCommand {
         var fuzzer = Fuzzer(plan: FuzzPlan.generate(seed: seed, devices: devices, accounts: accounts, count: steps))
         fuzzer.shrinkBudget = .seconds(shrinkSeconds)
         fuzzer.verbose = verbose
+        fuzzer.style = style
         fuzzer.output = { Serve.say($0) }
         let passed: Bool
         if let server {
@@ -83,3 +87,5 @@ struct FuzzCommand: AsyncParsableCommand {
         return (FuzzServer(url: "http://127.0.0.1:\(port)", adminToken: adminToken), stop)
     }
 }
+
+extension SimulatedDevice.MirroringStyle: ExpressibleByArgument {}

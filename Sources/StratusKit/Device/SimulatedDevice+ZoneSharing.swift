@@ -14,12 +14,17 @@ extension SimulatedDevice {
     /// a new one with a new zone-wide share when `existing` is `nil`, else `existing`'s — and
     /// returns the share. Completion means the objects are assigned to the share; they reach the
     /// server with the device's next sync (this call syncs once).
-    /// - Throws: `alreadyShared` when an object (or one related to it) is in a share already.
+    /// - Throws: `alreadyShared` when an object (or one related to it) is in a share already;
+    ///   `invalidArguments` while mirroring is off (sharing is the mirroring container's API).
     @discardableResult
     public func share(
         _ objects: [RecordKey], to existing: Record?, title: String = "Shared", participants: [ShareParticipant] = [],
         publicPermission: SharePermission = .none
     ) async throws -> Record {
+        guard try store.isMirroring else { throw CloudError(.invalidArguments, "sharing needs mirroring on") }
+        // What this account's other devices shared meanwhile first: an object is moved into one share only.
+        try await sync()
+        let objects = try objects.map { try currentKey($0) ?? $0 }
         let graph = try store.relatedGraph(of: objects)
         for key in graph where key.scope != .private || key.zoneName.hasPrefix(Self.shareZonePrefix) && existing?.zoneID != key.zoneID {
             throw CloudError(.alreadyShared, "\(key) is already in a share")

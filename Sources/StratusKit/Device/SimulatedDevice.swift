@@ -199,6 +199,8 @@ public actor SimulatedDevice {
 
     private func sendAndFetch() async throws {
         guard try store.isMirroring, !engines.isEmpty else { return }
+        // A share's move a failure cut short is finished before anything else is sent.
+        try await resumePendingMove()
         storageFull = false
         for scope in [DatabaseScope.private, .shared] {
             guard let engine = engines[scope] else { continue }

@@ -86,11 +86,13 @@ public enum RecordNaming: Sendable, Hashable {
     /// NSPersistentCloudKitContainer's convention: `CD_` before every record type and field.
     case coreData
 
-    func serverName(_ name: String) -> String {
+    /// A local record type or field name as the server spells it.
+    public func serverName(_ name: String) -> String {
         self == .coreData ? "CD_" + name : name
     }
 
-    func localName(_ name: String) -> String {
+    /// A server record type or field name as the app spells it.
+    public func localName(_ name: String) -> String {
         guard self == .coreData, name.hasPrefix("CD_") else { return name }
         return String(name.dropFirst(3))
     }
