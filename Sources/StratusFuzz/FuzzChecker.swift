@@ -57,8 +57,8 @@ struct FuzzChecker {
         for (index, account) in world.accounts.enumerated() {
             let container = CloudContainer(identifier: FuzzServer.container, serverURL: world.server.url, credentials: account.account.credentials)
             serverViews[index] = (
-                try await Self.read { try await MirrorSnapshot.server(container.privateCloudDatabase) },
-                try await Self.read { try await MirrorSnapshot.server(container.sharedCloudDatabase) }
+                try await read { () async throws(CloudError) in try await MirrorSnapshot.server(container.privateCloudDatabase) },
+                try await read { () async throws(CloudError) in try await MirrorSnapshot.server(container.sharedCloudDatabase) }
             )
         }
         // 1. Each mirror equals the server's view for its account.
@@ -102,15 +102,7 @@ struct FuzzChecker {
     }
 
     /// The server's view, read again after transient failures (buggify faults the checker's reads too).
-    private static func read(_ snapshot: () async throws -> MirrorSnapshot) async throws -> MirrorSnapshot {
-        var attempt = 1
-        while true {
-            do {
-                return try await snapshot()
-            } catch let error as CloudError where error.isTransient && attempt < 20 {
-                try await Task.sleep(for: .milliseconds(20))
-                attempt += 1
-            }
-        }
+    private func read(_ snapshot: @Sendable () async throws(CloudError) -> MirrorSnapshot) async throws(CloudError) -> MirrorSnapshot {
+        try await retryingTransient(attempts: 20, delayScale: world.retryDelayScale, snapshot)
     }
 }

@@ -39,9 +39,14 @@ public struct SignInService: Sendable {
         return CreateWebAuthTokenResponse(webAuthToken: token, userRecordName: account.userRecordName)
     }
 
+    /// - Throws: `BAD_REQUEST` for a password too short to set (checked before anything changes).
+    public static func checkPassword(_ password: String?) throws(CoreError) {
+        if let password, password.count < 8 { throw CoreError.badRequest("a password needs at least 8 characters") }
+    }
+
     /// Sets or clears an account's sign-in password (admin).
     public func setPassword(_ password: String?, userRecordName: String) async throws(CoreError) {
-        if let password, password.count < 8 { throw CoreError.badRequest("a password needs at least 8 characters") }
+        try Self.checkPassword(password)
         let hash: String?
         do { hash = try password.map(Passwords.hash) } catch { throw CoreError(.internalError, "Internal error") }
         do { try await store.setPasswordHash(hash, userRecordName: userRecordName) } catch { throw CoreError(error) }

@@ -17,7 +17,7 @@ public struct MirrorSnapshot: Sendable, Hashable {
 
     /// Every live record of a database as the server shows it to the caller, read afresh from each
     /// custom zone's change feed (the default zone keeps no feed and holds no synced records).
-    public static func server(_ database: CloudDatabase) async throws -> MirrorSnapshot {
+    public static func server(_ database: CloudDatabase) async throws(CloudError) -> MirrorSnapshot {
         var snapshot = MirrorSnapshot()
         for zone in try await database.allZones() where !zone.zoneID.isDefaultZone {
             var token: String?

@@ -88,7 +88,7 @@ extension SimulatedDevice {
 
     /// One records/modify operation: its record, or its own error thrown.
     @discardableResult
-    private func modifyOne(_ operation: RecordOperation, in zoneID: ZoneID, database: CloudDatabase) async throws -> Record {
+    func modifyOne(_ operation: RecordOperation, in zoneID: ZoneID, database: CloudDatabase) async throws -> Record {
         let result = try await database.modify([operation], in: zoneID).first
         guard case .success(let record)? = result else { throw result?.failureValue ?? CloudError(.internalError, "no answer") }
         return record

@@ -120,8 +120,6 @@ extension SimulatedDevice {
         var share = Record(recordName: ShareNames.zoneWideShare, recordType: ShareNames.recordType, fields: [ShareNames.titleField: .string(new.title)])
         share.participants = new.participants
         share.publicPermission = new.publicPermission
-        let results = try await database.modify([RecordOperation(.create, share)], in: zone)
-        guard case .success(let saved)? = results.first else { throw results.first?.failureValue ?? CloudError(.internalError, "no answer") }
-        return saved
+        return try await modifyOne(RecordOperation(.create, share), in: zone, database: database)
     }
 }

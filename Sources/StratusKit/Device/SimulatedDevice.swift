@@ -101,7 +101,10 @@ public actor SimulatedDevice {
         let container = CloudContainer(
             identifier: containerIdentifier, serverURL: serverURL, credentials: account.credentials, deviceID: name
         )
-        let user = try await Self.userRecordName(of: container, retryDelayScale: retryDelayScale)
+        // Asked again after transient failures, as the OS does.
+        let user = try await retryingTransient(attempts: 5, delayScale: retryDelayScale) { () async throws(CloudError) in
+            try await container.userRecordName()
+        }
         if let previous = try store.account(), previous != user { try store.purgeAll() }
         try store.setAccount(user)
         self.account = account
@@ -117,19 +120,6 @@ public actor SimulatedDevice {
         }
         // A share's move cut short by a crash is finished first.
         try await resumePendingMove()
-    }
-
-    /// Who the container's credentials sign in, asked again after transient failures (as the OS does).
-    private static func userRecordName(of container: CloudContainer, retryDelayScale: Double) async throws(CloudError) -> String {
-        var attempt = 1
-        while true {
-            do {
-                return try await container.userRecordName()
-            } catch where error.isTransient && attempt < 5 {
-                try? await Task.sleep(for: .seconds((error.retryAfter ?? 0.1) * retryDelayScale))
-                attempt += 1
-            }
-        }
     }
 
     /// Signs out: the account's local data is purged and syncing stops.

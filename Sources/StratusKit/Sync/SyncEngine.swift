@@ -186,15 +186,6 @@ public actor SyncEngine {
 
     /// Runs `call`, retrying transient failures after the server's `retryAfter` (or a short backoff).
     func retrying<T: Sendable>(_ call: @Sendable () async throws(CloudError) -> T) async throws(CloudError) -> T {
-        var attempt = 1
-        while true {
-            do {
-                return try await call()
-            } catch where error.isTransient && attempt < configuration.maximumAttempts {
-                let delay = (error.retryAfter ?? 0.05 * Double(1 << attempt)) * configuration.retryDelayScale
-                try? await Task.sleep(for: .seconds(delay))
-                attempt += 1
-            }
-        }
+        try await retryingTransient(attempts: configuration.maximumAttempts, delayScale: configuration.retryDelayScale, call)
     }
 }

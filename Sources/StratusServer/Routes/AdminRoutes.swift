@@ -36,7 +36,7 @@ struct AdminRoutes {
 
     @Sendable private func createAccount(_ request: Request, context: StratusRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(CreateAccountRequest.self, from: request, limit: limit)
-        if let password = body.password, password.count < 8 { throw CoreError.badRequest("a password needs at least 8 characters") }
+        try SignInService.checkPassword(body.password)
         let account = try await services.identity.createAccount(
             email: body.email, givenName: body.givenName, familyName: body.familyName, discoverable: body.discoverable ?? false
         )
@@ -46,7 +46,7 @@ struct AdminRoutes {
 
     @Sendable private func updateAccount(_ request: Request, context: StratusRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(UpdateAccountRequest.self, from: request, limit: limit)
-        if let password = body.password, password.count < 8 { throw CoreError.badRequest("a password needs at least 8 characters") }
+        try SignInService.checkPassword(body.password)
         let account = try await services.identity.updateAccount(body)
         if let password = body.password { try await services.signIn.setPassword(password, userRecordName: account.userRecordName) }
         return try JSONBody.response(account)
