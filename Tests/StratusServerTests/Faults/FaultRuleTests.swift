@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import StratusCore
 import StratusModel
 import Testing
 
@@ -96,7 +97,12 @@ import Testing
     @Test func rulesMatchTheZoneNamedInTheBody() async throws {
         try await TestServer.run { server in
             try await server.createZone("Trips")
-            _ = try await server.addFault(FaultMatch(zoneName: "Trips"), .error(.tryAgainLater, retryAfter: 1))
+            // Every key of the contract's `match`: the rule below matches alice's private Trips zone only.
+            let match = FaultMatch(
+                container: DevSeeder.container, environment: .development, database: .private, userRecordName: server.userRecordName("alice"),
+                zoneName: "Trips"
+            )
+            _ = try await server.addFault(match, .error(.tryAgainLater, retryAfter: 1))
             #expect(try await server.post("records/modify", Self.create("d", zone: "_defaultZone")).status == .ok)
             #expect(try await server.post("records/modify", Self.create("t", zone: "Trips")).status == .serviceUnavailable)
             let changes = ZoneChangesRequest(zones: [.init(zoneID: ZoneID(zoneName: "Trips"))])
