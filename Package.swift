@@ -44,6 +44,9 @@ let package = Package(
                 "StratusModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "_NIOFileSystem", package: "swift-nio"),
             ],
             exclude: ["README.md"],
             swiftSettings: swiftSettings

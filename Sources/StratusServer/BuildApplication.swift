@@ -18,6 +18,7 @@ public func buildApplication(
             address: .hostname(host, port: port), serverName: "Stratus",
             availableConnectionsDelegate: MaximumAvailableConnections(options.maximumConnections)
         ),
+        services: [AssetCollector(assets: services.assets, logger: logger)],
         onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) },
         logger: logger
     )

@@ -22,6 +22,9 @@ public func buildRouter(_ services: StratusServices, options: HTTPOptions = HTTP
     router.add(middleware: AccessLogMiddleware())
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ErrorMiddleware())
+    // Asset bytes stream: their routes come before the body deadline, which reads bodies whole.
+    let uploadTimeout = options.bodyTimeout * Int(max(1, limits.assetBytes / Int64(max(limits.requestBytes, 1))))
+    AssetTransferRoutes(assets: services.assets, uploadTimeout: uploadTimeout).register(on: router.group("stratus/v1"))
     router.add(middleware: BodyDeadlineMiddleware(limit: limits.requestBytes, timeout: options.bodyTimeout))
 
     let database = router.group("database/1/:container/:environment/:database")
@@ -35,6 +38,7 @@ public func buildRouter(_ services: StratusServices, options: HTTPOptions = HTTP
     SharesRoutes(shares: services.shares, limits: limits).register(on: database)
     SubscriptionsRoutes(subscriptions: services.subscriptions, limits: limits).register(on: database)
     TokensRoutes(tokens: services.pushTokens, limits: limits).register(on: database)
+    AssetsRoutes(assets: services.assets, limits: limits).register(on: database)
 
     // User, share-invitation, token and subscription lookup endpoints are also served without a database segment.
     let withoutDatabase = router.group("database/1/:container/:environment")
@@ -58,6 +62,7 @@ public func buildRouter(_ services: StratusServices, options: HTTPOptions = HTTP
     FaultRoutes(faults: services.faults, limit: limits.requestBytes).register(on: admin)
     AccountEventRoutes(admin: services.admin, identity: services.identity, limit: limits.requestBytes).register(on: admin)
     ServerKeyRoutes(serverKeys: services.serverKeys, limit: limits.requestBytes).register(on: admin)
+    AssetCollectionRoutes(assets: services.assets, limit: limits.requestBytes).register(on: admin)
     ServerMetrics.register(on: router)
     MethodNotAllowedRoutes.register(on: router)
     return router

@@ -13,7 +13,7 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
     @Option(help: "Port to listen on.") var port = 8080
-    @Option(help: "Directory for the database and credentials.") var data = "./stratus-data"
+    @Option(help: "Directory for the database, asset blobs and credentials.") var data = "./stratus-data"
     @Option(help: "Request limits: strict (Apple's figures) or lenient.") var limits: LimitsPreset = .strict
     @Option(help: "Log level (trace, debug, info, notice, warning, error). Default: info with --dev, notice otherwise.")
     var logLevel: String?
@@ -47,7 +47,8 @@ struct Serve: AsyncParsableCommand {
         )
         // A development server's sign-in page lists its accounts; otherwise it asks for a password.
         configuration.signInListsAccounts = dev
-        let services = StratusServices(store: store, configuration: configuration)
+        let blobs = try FileBlobStore(directory: dataURL.appendingPathComponent("blobs", isDirectory: true))
+        let services = StratusServices(store: store, blobs: blobs, configuration: configuration)
         let options = HTTPOptions(
             idleTimeout: .seconds(idleTimeout), bodyTimeout: .seconds(bodyTimeout), maximumConnections: maxConnections,
             corsOrigin: corsOrigin ?? (dev ? "*" : nil)

@@ -35,11 +35,16 @@ public struct RequestScope: Sendable, Hashable {
     public var deviceID: String?
     /// Records of a records/modify this injected fault fails (set by the server's fault check).
     public var itemFault: ItemFault?
+    /// `scheme://host[:port]` the client reached: upload and download URLs point there.
+    public var origin: String
 
-    public init(database: DatabaseRef, caller: Caller, deviceID: String? = nil, itemFault: ItemFault? = nil) {
+    public init(
+        database: DatabaseRef, caller: Caller, deviceID: String? = nil, itemFault: ItemFault? = nil, origin: String = "http://127.0.0.1"
+    ) {
         self.database = database
         self.caller = caller
         self.deviceID = deviceID
         self.itemFault = itemFault
+        self.origin = origin
     }
 }

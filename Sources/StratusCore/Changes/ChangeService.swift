@@ -13,6 +13,7 @@ import StratusStore
 /// tombstones for those that left.
 public struct ChangeService: Sendable {
     let store: any RecordStore & ShareStore & IdentityStore
+    let assets: AssetService
     let access: DatabaseAccess
     let configuration: CoreConfiguration
 
@@ -63,6 +64,7 @@ public struct ChangeService: Sendable {
         let database = try access.database(for: scope)
         try access.requireZones(in: database, "changes/zone")
         try configuration.checkCount(request.zones.count, of: "zones")
+        let links = try await assets.links(for: scope)
         var results: [ZoneChangesResult] = []
         for options in request.zones {
             do throws(CoreError) {
@@ -71,7 +73,7 @@ public struct ChangeService: Sendable {
                     resultsLimit: options.resultsLimit ?? request.resultsLimit,
                     desiredKeys: options.desiredKeys ?? request.desiredKeys,
                     recordTypes: options.desiredRecordTypes ?? request.desiredRecordTypes,
-                    database: database
+                    database: database, links: links
                 )
                 // `reverse`: the page's records newest change first (the page, its token and
                 // `moreComing` stay the same, so paging forward is unchanged).
@@ -91,14 +93,15 @@ public struct ChangeService: Sendable {
         try access.requireZones(in: database, "records/changes")
         let page = try await page(
             zoneID: request.zoneID, syncToken: request.syncToken, resultsLimit: request.resultsLimit,
-            desiredKeys: request.desiredKeys, recordTypes: request.desiredRecordTypes, database: database
+            desiredKeys: request.desiredKeys, recordTypes: request.desiredRecordTypes, database: database,
+            links: try await assets.links(for: scope)
         )
         return RecordChangesResponse(records: page.records, syncToken: page.syncToken, moreComing: page.moreComing)
     }
 
     private func page(
         zoneID: ZoneID, syncToken: String?, resultsLimit: Int?, desiredKeys: [String]?, recordTypes: [String]?,
-        database: DatabaseKey
+        database: DatabaseKey, links: AssetLinks
     ) async throws(CoreError) -> ZoneChangesPage {
         let limit = try configuration.pageSize(resultsLimit)
         var generation: Int64?
@@ -125,7 +128,7 @@ public struct ChangeService: Sendable {
                 in: key, generation: generation, after: after, recordTypes: recordTypes, names: target.visibleNames,
                 shares: hierarchyShares, limit: limit
             )
-            var mapper = RecordMapper(zoneID: target.zoneID)
+            var mapper = RecordMapper(zoneID: target.zoneID, links: links)
             mapper.shares = try await ShareRenderer.load(
                 for: page.records, in: key, caller: database.owner, store: store, urlPrefix: configuration.shareURLPrefix
             )

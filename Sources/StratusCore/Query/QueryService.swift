@@ -10,6 +10,7 @@ import StratusStore
 /// cover.
 public struct QueryService: Sendable {
     let store: any RecordStore & ShareStore & IdentityStore
+    let assets: AssetService
     let access: DatabaseAccess
     let schema: SchemaCache
     let defaultZones: DefaultZones
@@ -67,8 +68,9 @@ public struct QueryService: Sendable {
             let page = try await store.query(storageQuery)
             // Each record in its own zone's terms (a zoneWide page spans zones).
             var mappers: [String: RecordMapper] = [:]
+            let links = try await assets.links(for: scope)
             for key in Set(page.zones) {
-                var mapper = RecordMapper(zoneID: key == zone ? target.zoneID : access.zoneID(named: key.name, in: database))
+                var mapper = RecordMapper(zoneID: key == zone ? target.zoneID : access.zoneID(named: key.name, in: database), links: links)
                 mapper.shares = try await ShareRenderer.load(
                     for: zip(page.records, page.zones).filter { $0.1 == key }.map(\.0), in: key, caller: scope.caller.userRecordName,
                     store: store, urlPrefix: configuration.shareURLPrefix

@@ -48,6 +48,8 @@ enum RecordErrors {
                     recordName: name, serverErrorCode: .quotaExceeded,
                     reason: "saving record '\(name)' would exceed the owner's storage quota of \(quota) bytes", uuid: ErrorUUID.make()
                 )
+            case .assetRefused(let reason):
+                error = RecordError(recordName: name, serverErrorCode: .badRequest, reason: reason, uuid: ErrorUUID.make())
             case .missingReference(let target):
                 error = RecordError(
                     recordName: name, serverErrorCode: .validatingReferenceError,

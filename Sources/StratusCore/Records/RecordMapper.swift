@@ -6,10 +6,13 @@ struct RecordMapper: Sendable {
     let zoneID: ZoneID
     /// Renders share records' participants; without it they carry only their record fields.
     var shares: ShareRenderer?
+    /// Puts download URLs on asset values; without it assets carry none.
+    var links: AssetLinks?
 
-    init(zoneID: ZoneID, shares: ShareRenderer? = nil) {
+    init(zoneID: ZoneID, shares: ShareRenderer? = nil, links: AssetLinks? = nil) {
         self.zoneID = zoneID
         self.shares = shares
+        self.links = links
     }
 
     /// The full record dictionary; `desiredKeys` limits the user fields (`[]` = system fields only).
@@ -23,9 +26,9 @@ struct RecordMapper: Sendable {
             for key in desiredKeys {
                 if let field = stored.fields[key] { fields[key] = field }
             }
-            record.fields = fields
+            record.fields = links?.decorate(fields) ?? fields
         } else {
-            record.fields = stored.fields
+            record.fields = links?.decorate(stored.fields) ?? stored.fields
         }
         record.pluginFields = [:]
         record.created = stored.created

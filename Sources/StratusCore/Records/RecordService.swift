@@ -12,6 +12,7 @@ public struct RecordService: Sendable {
     let defaultZones: DefaultZones
     let configuration: CoreConfiguration
     let push: PushDispatcher
+    let assets: AssetService
 
     // MARK: - Modify
 
@@ -28,6 +29,9 @@ public struct RecordService: Sendable {
         if let duplicate = firstDuplicate(names) {
             throw CoreError.badRequest("more than one operation for record '\(duplicate)'")
         }
+        let links = try await assets.links(for: scope)
+        let hasAssets = request.operations.contains { operation in operation.record.fields?.values.contains { $0.type.isAsset } ?? false }
+        let receipts = hasAssets ? try await assets.receipts(for: scope, user: user) : nil
         do {
             guard let target = try await ZoneTarget.resolve(request.zoneID, in: database, access: access, store: store), NameRules.isValidRecordName(target.zone.name) else {
                 return RecordsResponse(records: names.map { RecordErrors.zoneNotFound($0) })
@@ -50,11 +54,12 @@ public struct RecordService: Sendable {
             if let view = target.view {
                 plans = try await sharedPlans(plans, request: request, names: names, view: view, user: user)
             }
+            if let receipts { plans = Self.checkAssets(plans, names: names, receipts: receipts) }
             if let fault = scope.itemFault { plans = Self.inject(fault, into: plans, operations: request.operations, names: names) }
             // Custom zones commit atomically, the default zone never: the zone is not read here,
             // the store checks that it exists inside the batch's transaction.
             let atomic = (request.atomic ?? true) && !isDefaultZone
-            let mapper = RecordMapper(zoneID: target.zoneID)
+            let mapper = RecordMapper(zoneID: target.zoneID, links: links)
             if atomic, plans.contains(where: { if case .failure = $0 { true } else { false } }) {
                 guard try await store.zone(target.zone) != nil else {
                     return RecordsResponse(records: names.map { RecordErrors.zoneNotFound($0) })
@@ -133,6 +138,20 @@ public struct RecordService: Sendable {
         }
     }
 
+    /// The plans with each write's assets checked against its receipts (see ``AssetReceipts``).
+    private static func checkAssets(
+        _ plans: [OperationPlanner.Plan], names: [String], receipts: AssetReceipts
+    ) -> [OperationPlanner.Plan] {
+        zip(plans, names).map { plan, name in
+            guard case .write(let write, let desiredKeys) = plan else { return plan }
+            switch receipts.check(write) {
+            case .success(let checked): return .write(checked, desiredKeys: desiredKeys)
+            case .failure(let refusal):
+                return .failure(RecordError(recordName: name, serverErrorCode: .badRequest, reason: refusal.reason, uuid: ErrorUUID.make()))
+            }
+        }
+    }
+
     private func firstDuplicate(_ names: [String]) -> String? {
         var seen = Set<String>()
         return names.first { !seen.insert($0).inserted }
@@ -147,6 +166,7 @@ public struct RecordService: Sendable {
         let database = try access.database(for: scope)
         try configuration.checkCount(request.records.count, of: "records")
         let names = request.records.map(\.recordName)
+        let links = try await assets.links(for: scope)
         do {
             guard let target = try await ZoneTarget.resolve(request.zoneID, in: database, access: access, store: store) else {
                 return RecordsResponse(records: names.map { RecordErrors.zoneNotFound($0) })
@@ -156,7 +176,7 @@ public struct RecordService: Sendable {
             if let visible = target.visibleNames {
                 found = found.map { record in record.flatMap { visible.contains($0.name) ? $0 : nil } }
             }
-            var mapper = RecordMapper(zoneID: target.zoneID)
+            var mapper = RecordMapper(zoneID: target.zoneID, links: links)
             mapper.shares = try await ShareRenderer.load(
                 for: found.compactMap { $0 }, in: target.zone, caller: scope.caller.userRecordName, store: store,
                 urlPrefix: configuration.shareURLPrefix

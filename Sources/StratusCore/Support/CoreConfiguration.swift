@@ -16,6 +16,15 @@ public struct CoreConfiguration: Sendable {
     public var signatureWindowSeconds = 300
     /// Whether the sign-in page lists every account to pick without a password (`--dev`).
     public var signInListsAccounts = false
+    /// How long an upload URL may be used (CloudKit's ~15 minutes).
+    public var assetUploadURLSeconds: Int64 = 15 * 60
+    /// How long a receipt may be attached to a record.
+    public var assetReceiptSeconds: Int64 = 24 * 3600
+    /// How long a download URL in a fetched record serves its bytes.
+    public var assetDownloadURLSeconds: Int64 = 3600
+    /// How long the scheduled collection leaves an unreferenced blob: longer than a receipt
+    /// lives, so bytes a client was given a receipt for are there when it saves the record.
+    public var assetCollectionGraceSeconds: Int64 { assetReceiptSeconds + 3600 }
 
     public init(
         limits: ServiceLimits = .strict,

@@ -21,24 +21,38 @@ public struct StratusServices: Sendable {
     public let push: PushDispatcher
     /// Fault rules and buggify, consulted by the server on every CKWS request.
     public let faults: FaultInjector
+    /// Asset uploads, downloads, rereference and collection.
+    public let assets: AssetService
     public let configuration: CoreConfiguration
 
     public init(
-        store: any RecordStore & IdentityStore & SchemaStore & ShareStore & PushStore & QuotaStore,
-        configuration: CoreConfiguration = CoreConfiguration(), hub: any NotificationHub = LocalNotificationHub()
+        store: any RecordStore & IdentityStore & SchemaStore & ShareStore & PushStore & QuotaStore & AssetStore,
+        blobs: (any BlobStore)? = nil, configuration: CoreConfiguration = CoreConfiguration(),
+        hub: any NotificationHub = LocalNotificationHub()
     ) {
         let access = DatabaseAccess(configuration: configuration)
+        let blobStore: any BlobStore
+        if let blobs {
+            blobStore = blobs
+        } else {
+            do { blobStore = try FileBlobStore.temporary() } catch { preconditionFailure("cannot make a temporary blob directory: \(error)") }
+        }
+        let assets = AssetService(store: store, blobs: blobStore, access: access, configuration: configuration, keys: AssetKeys())
+        self.assets = assets
         let push = PushDispatcher(store: store, hub: hub, now: configuration.now)
         self.push = push
         let defaultZones = DefaultZones(store: store)
         let schemaCache = SchemaCache(store: store)
         self.records = RecordService(
-            store: store, access: access, schema: schemaCache, defaultZones: defaultZones, configuration: configuration, push: push
+            store: store, access: access, schema: schemaCache, defaultZones: defaultZones, configuration: configuration, push: push,
+            assets: assets
         )
         self.schema = SchemaService(store: store, cache: schemaCache)
         self.zones = ZoneService(store: store, access: access, defaultZones: defaultZones, configuration: configuration, push: push)
-        self.queries = QueryService(store: store, access: access, schema: schemaCache, defaultZones: defaultZones, configuration: configuration)
-        self.changes = ChangeService(store: store, access: access, configuration: configuration)
+        self.queries = QueryService(
+            store: store, assets: assets, access: access, schema: schemaCache, defaultZones: defaultZones, configuration: configuration
+        )
+        self.changes = ChangeService(store: store, assets: assets, access: access, configuration: configuration)
         let identity = IdentityService(store: store, configuration: configuration, cache: CredentialCache())
         self.identity = identity
         self.serverKeys = ServerKeys(store: store, configuration: configuration, seen: SeenSignatures())

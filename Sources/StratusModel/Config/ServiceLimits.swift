@@ -17,10 +17,12 @@ public struct ServiceLimits: Sendable, Hashable, Codable {
     public var filtersPerQuery: Int
     /// `sortBy` entries of one query (Stratus's bound; Apple documents none).
     public var sortsPerQuery: Int
+    /// Bytes of one asset file (the web upload documentation's 15 MB).
+    public var assetBytes: Int64
 
     public init(
         operationsPerRequest: Int, recordBytes: Int, requestBytes: Int, resultsPerPage: Int, participantsPerShare: Int = 100,
-        filtersPerQuery: Int = 100, sortsPerQuery: Int = 16
+        filtersPerQuery: Int = 100, sortsPerQuery: Int = 16, assetBytes: Int64 = 15 * 1024 * 1024
     ) {
         self.operationsPerRequest = operationsPerRequest
         self.recordBytes = recordBytes
@@ -29,15 +31,17 @@ public struct ServiceLimits: Sendable, Hashable, Codable {
         self.participantsPerShare = participantsPerShare
         self.filtersPerQuery = filtersPerQuery
         self.sortsPerQuery = sortsPerQuery
+        self.assetBytes = assetBytes
     }
 
-    /// Apple's figures: 200 operations, 1 MB a record, 2 MB a request, 200 results a page.
+    /// Apple's figures: 200 operations, 1 MB a record, 2 MB a request, 200 results a page, 15 MB an asset.
     public static let strict = ServiceLimits(
         operationsPerRequest: 200, recordBytes: 1_000_000, requestBytes: 2_000_000, resultsPerPage: 200
     )
 
     /// Ten times the strict figures, for imports and load tests.
     public static let lenient = ServiceLimits(
-        operationsPerRequest: 2_000, recordBytes: 10_000_000, requestBytes: 20_000_000, resultsPerPage: 2_000
+        operationsPerRequest: 2_000, recordBytes: 10_000_000, requestBytes: 20_000_000, resultsPerPage: 2_000,
+        assetBytes: 150 * 1024 * 1024
     )
 }

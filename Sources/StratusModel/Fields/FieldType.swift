@@ -61,6 +61,14 @@ public enum FieldType: String, Sendable, Hashable, CaseIterable, Codable {
         }
     }
 
+    /// Whether values of this type hold assets (`ASSET`, `ASSETID` and their lists).
+    public var isAsset: Bool {
+        switch self {
+        case .asset, .assetID, .assetList, .assetIDList: true
+        default: false
+        }
+    }
+
     /// The list type whose elements have this type; `nil` for list types and encrypted bytes.
     public var listType: FieldType? {
         FieldType.allCases.first { $0.elementType == self }

@@ -41,7 +41,10 @@ struct DatabaseAuthMiddleware: RouterMiddleware {
             )
         }
         var context = context
-        context.scope = RequestScope(database: database, caller: caller, deviceID: request.headers[.deviceID])
+        context.scope = RequestScope(
+            database: database, caller: caller, deviceID: request.headers[.deviceID],
+            origin: "http://\(request.head.authority ?? "127.0.0.1")"
+        )
         // One metadata key, not four: each set re-renders the handler's metadata.
         context.logger[metadataKey: "ck"] = .string(
             "\(database.container)/\(database.environment.rawValue)/\(database.scope.rawValue) \(caller.userRecordName ?? "anonymous")"

@@ -95,6 +95,10 @@ struct BatchApplier {
         if let share = write.share, write.action != .delete {
             return try applyShare(write, share, live: live, zoneID: zoneID, stamp: stamp, seq: &seq)
         }
+        if case .create = write.action, let live { return .failed(.exists(live)) }
+        if write.action != .delete, write.action != .leave, let failure = try assetFailure(of: write, live: live, zoneID: zoneID) {
+            return .failed(failure)
+        }
         switch write.action {
         case .delete:
             guard let record = live else { return .deleted(name: write.name) }
@@ -129,6 +133,7 @@ struct BatchApplier {
             if write.createShortGUID, record.shortGUID == nil { record.shortGUID = ShareRows.newShortGUID() }
             try upsert(record, fieldsJSON: replace ? fieldsJSON : nil, zoneID: zoneID)
             try updateReferences(of: record, before: live, zoneID: zoneID)
+            try updateAssets(of: record, before: live, zoneID: zoneID)
             changes.append(RecordChange(name: record.name, type: record.type, fields: record.fields, kind: .updated))
             return .saved(record)
         }
@@ -139,6 +144,7 @@ struct BatchApplier {
     func delete(_ record: StoredRecord, zoneID: Int64, stamp: RecordStamp, seq: inout Int64) throws {
         try tombstone(record, zoneID: zoneID, stamp: stamp, seq: &seq)
         try updateReferences(of: nil, before: record, zoneID: zoneID)
+        try updateAssets(of: nil, before: record, zoneID: zoneID)
         if ShareNames.isShareType(record.type) {
             try stopSharing(record.name, zoneID: zoneID, stamp: stamp, seq: &seq)
         } else if let shareName = record.shareName {
@@ -174,6 +180,7 @@ struct BatchApplier {
         )
         try upsert(record, fieldsJSON: fieldsJSON, zoneID: zoneID)
         try updateReferences(of: record, before: nil, zoneID: zoneID)
+        try updateAssets(of: record, before: nil, zoneID: zoneID)
         changes.append(RecordChange(name: record.name, type: type, fields: record.fields, kind: .created))
         return .saved(record)
     }

@@ -269,6 +269,42 @@ enum Migrations {
                     """
             )
         }
+        migrator.registerMigration("v9-assets") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE store_secrets (
+                        name TEXT PRIMARY KEY,
+                        value BLOB NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE TABLE blobs (
+                        checksum TEXT PRIMARY KEY,
+                        size INTEGER NOT NULL,
+                        stored_at INTEGER NOT NULL,
+                        unreferenced_since INTEGER
+                    ) WITHOUT ROWID;
+                    CREATE TABLE asset_uploads (
+                        upload_id TEXT PRIMARY KEY,
+                        container TEXT NOT NULL,
+                        environment TEXT NOT NULL,
+                        owner TEXT NOT NULL,
+                        checksum TEXT NOT NULL,
+                        size INTEGER NOT NULL,
+                        created_at INTEGER NOT NULL,
+                        claimed_zone INTEGER,
+                        claimed_record TEXT,
+                        claimed_field TEXT
+                    ) WITHOUT ROWID;
+                    CREATE INDEX asset_uploads_age ON asset_uploads (created_at);
+                    CREATE TABLE record_assets (
+                        zone_id INTEGER NOT NULL,
+                        record_name TEXT NOT NULL,
+                        checksum TEXT NOT NULL,
+                        PRIMARY KEY (zone_id, record_name, checksum)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX record_assets_blob ON record_assets (checksum);
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -51,6 +51,7 @@ extension SQLiteStore {
             try QuotaLedger.release(zoneID: stored.id, of: zone.database, in: db)
             try db.execute(sql: "DELETE FROM records WHERE zone_id = ?", arguments: [stored.id])
             try db.execute(sql: "DELETE FROM record_references WHERE zone_id = ?", arguments: [stored.id])
+            try db.execute(sql: "DELETE FROM record_assets WHERE zone_id = ?", arguments: [stored.id])
             try db.execute(sql: "DELETE FROM share_coverage WHERE zone_id = ?", arguments: [stored.id])
             try db.execute(sql: "DELETE FROM share_participants WHERE zone_id = ?", arguments: [stored.id])
             try db.execute(sql: "DELETE FROM shares WHERE zone_id = ?", arguments: [stored.id])

@@ -55,6 +55,10 @@ public struct RecordWrite: Sendable, Hashable {
     /// must exist when the batch commits (saved earlier or in the same batch), or the write fails
     /// with ``WriteFailure/missingReference(_:)``.
     public var requiredTargets: Set<String> = []
+    /// Receipts the write presents for new asset bytes: claimed in the batch.
+    public var assetClaims: [AssetClaim] = []
+    /// Checksums of assets the write gives without a receipt: each must already be on the record.
+    public var unclaimedAssets: Set<String> = []
 
     public init(
         name: String, action: Action, precondition: Precondition, recordType: String?,
@@ -93,6 +97,9 @@ public enum WriteFailure: Sendable, Hashable {
     case missingParent(String)
     /// The write would take the zone owner's records over their storage quota.
     case quotaExceeded(quota: Int64)
+    /// An asset of the write has no valid receipt (unknown, used for another record, its bytes
+    /// collected) and is not already on the record.
+    case assetRefused(String)
 }
 
 /// The result of one write, in batch order.

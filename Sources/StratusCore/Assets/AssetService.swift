@@ -1,0 +1,168 @@
+import Foundation
+import NIOCore
+import StratusModel
+import StratusStore
+import Synchronization
+
+/// CloudKit's asset flow: `assets/upload` hands out upload URLs on this server; the bytes
+/// `POST`ed there are stored as a content-addressed blob and answered with a receipt; a record
+/// save presents the receipt (see ``AssetReceipts``); fetched records carry signed, expiring
+/// download URLs (see ``AssetLinks``); `assets/rereference` hands out fresh receipts for bytes a
+/// record already holds; collection removes blobs no record references.
+public struct AssetService: Sendable {
+    let store: any RecordStore & ShareStore & AssetStore
+    let blobs: any BlobStore
+    let access: DatabaseAccess
+    let configuration: CoreConfiguration
+    let keys: AssetKeys
+
+    /// How long the scheduled collection leaves an unreferenced blob, in seconds.
+    public var collectionGraceSeconds: Int64 { configuration.assetCollectionGraceSeconds }
+
+    // MARK: - Upload
+
+    /// Upload URLs for the request's tokens, on `origin` (the host the client reached).
+    public func uploadURLs(_ request: AssetUploadRequest, scope: RequestScope) async throws(CoreError) -> AssetUploadResponse {
+        let database = try access.database(for: scope)
+        guard !request.tokens.isEmpty else { throw CoreError.badRequest("tokens must name at least one asset") }
+        try configuration.checkCount(request.tokens.count, of: "tokens")
+        guard let user = scope.caller.userRecordName else { throw access.authenticationRequired(scope) }
+        for token in request.tokens {
+            guard NameRules.isValidIdentifier(token.recordType) else { throw CoreError.badRequest("invalid recordType '\(token.recordType)'") }
+            guard NameRules.isValidIdentifier(token.fieldName) else { throw CoreError.badRequest("invalid fieldName '\(token.fieldName)'") }
+            if let name = token.recordName, !NameRules.isValidRecordName(name) { throw CoreError.badRequest("invalid recordName '\(name)'") }
+        }
+        let target = try await Self.translating { () async throws(StoreError) in
+            try await ZoneTarget.resolve(request.zoneID, in: database, access: access, store: store)
+        }
+        guard target != nil else { throw CoreError(.zoneNotFound, "Zone not found") }
+        let signer = try await keys.signer(store)
+        let expires = configuration.now() + configuration.assetUploadURLSeconds * 1000
+        let tokens = request.tokens.map { token in
+            let ticket = UploadTicket(
+                id: UUID().uuidString, owner: user, container: scope.database.container, environment: scope.database.environment,
+                recordType: token.recordType, fieldName: token.fieldName, expires: expires
+            )
+            return AssetUploadResponse.Token(
+                recordName: token.recordName ?? UUID().uuidString, fieldName: token.fieldName,
+                url: "\(scope.origin)/stratus/v1/assets/upload/\(signer.sign(ticket))"
+            )
+        }
+        return AssetUploadResponse(tokens: tokens)
+    }
+
+    /// Stores the bytes `POST`ed to an upload URL and answers the receipt. The size limit is
+    /// checked against `declaredLength` before a byte is read and again as bytes stream to disk;
+    /// nothing is kept from an upload that fails.
+    public func receive<Bytes: AsyncSequence>(
+        ticket token: String, bytes: Bytes, declaredLength: Int64?, deadline: ContinuousClock.Instant
+    ) async throws(CoreError) -> AssetUploadResult where Bytes.Element == ByteBuffer {
+        let signer = try await keys.signer(store)
+        guard let ticket = signer.verify(token, as: UploadTicket.self) else { throw CoreError(.notFound, "unknown upload URL") }
+        let now = configuration.now()
+        guard now < ticket.expires else { throw CoreError.badRequest("the upload URL has expired: ask assets/upload for a new one") }
+        let limit = configuration.limits.assetBytes
+        if let declaredLength, declaredLength > limit { throw Self.tooLarge(limit) }
+        let store = self.store
+        let used = try await Self.translating { () async throws(StoreError) in try await store.uploadExists(ticket.id) }
+        guard !used else { throw Self.usedURL }
+        let staged: StagedBlob
+        do {
+            staged = try await blobs.stage(bytes, limit: limit, deadline: deadline)
+        } catch {
+            switch error {
+            case .tooLarge: throw Self.tooLarge(limit)
+            case .tooSlow: throw CoreError.badRequest("the asset's bytes did not arrive in time")
+            case .failed: throw CoreError.badRequest("the asset's bytes ended before they were complete")
+            }
+        }
+        let upload = AssetUpload(
+            uploadID: ticket.id, container: ticket.container, environment: ticket.environment, owner: ticket.owner,
+            checksum: staged.checksum, size: staged.size, createdAt: now
+        )
+        let blobs = self.blobs
+        do {
+            try await store.recordUpload(upload) { try blobs.place(staged) }
+        } catch {
+            blobs.discard(staged)
+            throw error.kind == .duplicate ? Self.usedURL : CoreError(error)
+        }
+        let receipt = AssetReceipt(
+            id: ticket.id, owner: ticket.owner, container: ticket.container, environment: ticket.environment,
+            checksum: staged.checksum, size: staged.size, expires: now + configuration.assetReceiptSeconds * 1000
+        )
+        return AssetUploadResult(singleFile: AssetValue(
+            fileChecksum: staged.checksum, size: staged.size, referenceChecksum: staged.checksum,
+            wrappingKey: Self.opaqueWrappingKey(), receipt: signer.sign(receipt)
+        ))
+    }
+
+    /// Stratus stores assets unencrypted: the wrapping key is an opaque value clients echo.
+    private static func opaqueWrappingKey() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Data((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }).base64EncodedString()
+    }
+
+    private static func tooLarge(_ limit: Int64) -> CoreError {
+        CoreError.limitExceeded("the asset is larger than \(limit) bytes, the limit for one asset")
+    }
+
+    /// A store call at a request boundary, its failure in CloudKit's terms.
+    static func translating<T>(_ body: () async throws(StoreError) -> T) async throws(CoreError) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw CoreError(error)
+        }
+    }
+
+    private static let usedURL = CoreError.badRequest("the upload URL was used already: ask assets/upload for a new one")
+
+    // MARK: - Download
+
+    /// The blob a download URL names: its file and size.
+    /// - Throws: `NOT_FOUND` for a URL this server did not make or bytes no longer stored;
+    ///   `BAD_REQUEST` for an expired URL.
+    public func download(ticket token: String) async throws(CoreError) -> (path: String, size: Int64, checksum: String) {
+        let signer = try await keys.signer(store)
+        guard let ticket = signer.verify(token, as: DownloadTicket.self) else { throw CoreError(.notFound, "unknown download URL") }
+        guard configuration.now() < ticket.expires else {
+            throw CoreError.badRequest("the download URL has expired: fetch the record again for a new one")
+        }
+        let path = blobs.path(of: ticket.checksum)
+        guard FileManager.default.fileExists(atPath: path) else { throw CoreError(.notFound, "the asset is no longer stored") }
+        return (path, ticket.size, ticket.checksum)
+    }
+
+    /// What fetched records need to carry download URLs for a request.
+    func links(for scope: RequestScope) async throws(CoreError) -> AssetLinks {
+        AssetLinks(
+            signer: try await keys.signer(store), origin: scope.origin,
+            expires: configuration.now() + configuration.assetDownloadURLSeconds * 1000
+        )
+    }
+
+    /// What a records/modify needs to check receipts.
+    func receipts(for scope: RequestScope, user: String) async throws(CoreError) -> AssetReceipts {
+        AssetReceipts(
+            signer: try await keys.signer(store), owner: user, container: scope.database.container,
+            environment: scope.database.environment, now: configuration.now()
+        )
+    }
+}
+
+/// The store's signing key, read once and kept.
+final class AssetKeys: Sendable {
+    private let cached = Mutex<AssetSigner?>(nil)
+
+    func signer(_ store: any AssetStore) async throws(CoreError) -> AssetSigner {
+        if let signer = cached.withLock({ $0 }) { return signer }
+        do {
+            let signer = AssetSigner(key: try await store.assetSigningKey())
+            cached.withLock { $0 = signer }
+            return signer
+        } catch {
+            throw CoreError(error)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import StratusCore
+import StratusModel
+
+/// The bytes of assets, on the URLs `assets/upload` and fetched records hand out:
+/// - `POST` (or `PUT`) `/stratus/v1/assets/upload/{ticket}`: the raw bytes, streamed to disk
+///   (never collected whole), answered `{"singleFile": {…}}`.
+/// - `GET` (or `HEAD`) `/stratus/v1/assets/download/{ticket}`: the bytes, with `Content-Length`,
+///   an `ETag` (the checksum), `If-None-Match` and single `Range` requests.
+/// The signed ticket in the path is the credential. Registered before the body deadline
+/// middleware, which would read a body whole: the upload keeps its own deadline.
+struct AssetTransferRoutes {
+    let assets: AssetService
+    /// How long an upload may take to arrive.
+    let uploadTimeout: Duration
+    let files = FileIO()
+
+    func register(on group: RouterGroup<StratusRequestContext>) {
+        group.post("assets/upload/:ticket", use: upload)
+        group.put("assets/upload/:ticket", use: upload)
+        group.get("assets/download/:ticket", use: download)
+        group.head("assets/download/:ticket", use: download)
+    }
+
+    @Sendable private func upload(_ request: Request, context: StratusRequestContext) async throws -> Response {
+        let ticket = try context.parameters.require("ticket")
+        let declared = request.headers[.contentLength].flatMap { Int64($0) }
+        do {
+            let result = try await assets.receive(
+                ticket: ticket, bytes: request.body, declaredLength: declared, deadline: .now + uploadTimeout
+            )
+            return try JSONBody.response(result)
+        } catch let error as CoreError {
+            // What is left of a refused body is not read: the connection closes after the answer.
+            var response = ErrorMiddleware<StratusRequestContext>.response(for: error, requestID: context.id)
+            response.headers[.connection] = "close"
+            return response
+        }
+    }
+
+    @Sendable private func download(_ request: Request, context: StratusRequestContext) async throws -> Response {
+        let blob = try await assets.download(ticket: try context.parameters.require("ticket"))
+        var headers = HTTPFields()
+        headers[.contentType] = "application/octet-stream"
+        headers[.eTag] = "\"\(blob.checksum)\""
+        headers[.acceptRanges] = "bytes"
+        headers[.cacheControl] = "private, max-age=3600"
+        if request.headers[.ifNoneMatch].map({ $0.contains(blob.checksum) }) == true {
+            return Response(status: .notModified, headers: headers)
+        }
+        let size = Int(blob.size)
+        var status = HTTPResponse.Status.ok
+        var range = 0...max(size - 1, 0)
+        if let header = request.headers[.range] {
+            switch ByteRange(header, size: size) {
+            case .whole: break
+            case .part(let part):
+                range = part
+                status = .partialContent
+                headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound)/\(size)"
+            case .unsatisfiable:
+                headers[.contentRange] = "bytes */\(size)"
+                return Response(status: .rangeNotSatisfiable, headers: headers)
+            }
+        }
+        headers[.contentLength] = String(size == 0 ? 0 : range.count)
+        guard request.method != .head, size > 0 else { return Response(status: status, headers: headers) }
+        let body = try await files.loadFile(path: blob.path, range: range, context: context)
+        return Response(status: status, headers: headers, body: body)
+    }
+}
+
+/// A `Range: bytes=…` header against a file of `size` bytes: one range (`a-b`, `a-`, `-n`);
+/// several ranges or another unit are answered whole, as RFC 9110 allows.
+enum ByteRange: Equatable {
+    case whole
+    case part(ClosedRange<Int>)
+    case unsatisfiable
+
+    init(_ header: String, size: Int) {
+        guard header.hasPrefix("bytes="), !header.contains(",") else {
+            self = .whole
+            return
+        }
+        let spec = header.dropFirst("bytes=".count).trimmingCharacters(in: .whitespaces)
+        let bounds = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard bounds.count == 2 else {
+            self = .whole
+            return
+        }
+        let start: Int
+        let end: Int
+        if bounds[0].isEmpty {
+            guard let suffix = Int(bounds[1]), suffix > 0 else {
+                self = .unsatisfiable
+                return
+            }
+            start = max(size - suffix, 0)
+            end = size - 1
+        } else {
+            guard let first = Int(bounds[0]), first >= 0 else {
+                self = .whole
+                return
+            }
+            start = first
+            end = bounds[1].isEmpty ? size - 1 : min(Int(bounds[1]) ?? (size - 1), size - 1)
+        }
+        guard start < size, start <= end else {
+            self = .unsatisfiable
+            return
+        }
+        self = .part(start...end)
+    }
+}
