@@ -51,21 +51,30 @@ public struct AssetService: Sendable {
         return AssetUploadResponse(tokens: tokens)
     }
 
-    /// Stores the bytes `POST`ed to an upload URL and answers the receipt. The size limit is
-    /// checked against `declaredLength` before a byte is read and again as bytes stream to disk;
-    /// nothing is kept from an upload that fails.
-    public func receive<Bytes: AsyncSequence>(
-        ticket token: String, bytes: Bytes, declaredLength: Int64?, deadline: ContinuousClock.Instant
-    ) async throws(CoreError) -> AssetUploadResult where Bytes.Element == ByteBuffer {
+    /// An upload URL's ticket, checked before a byte of its body is read: made by this
+    /// server, not expired, not used, and `declaredLength` (the `Content-Length`) within the limit.
+    public func admit(ticket token: String, declaredLength: Int64?) async throws(CoreError) -> AdmittedUpload {
         let signer = try await keys.signer(store)
         guard let ticket = signer.verify(token, as: UploadTicket.self) else { throw CoreError(.notFound, "unknown upload URL") }
-        let now = configuration.now()
-        guard now < ticket.expires else { throw CoreError.badRequest("the upload URL has expired: ask assets/upload for a new one") }
+        guard configuration.now() < ticket.expires else {
+            throw CoreError.badRequest("the upload URL has expired: ask assets/upload for a new one")
+        }
         let limit = configuration.limits.assetBytes
         if let declaredLength, declaredLength > limit { throw Self.tooLarge(limit) }
         let store = self.store
         let used = try await Self.translating { () async throws(StoreError) in try await store.uploadExists(ticket.id) }
         guard !used else { throw Self.usedURL }
+        return AdmittedUpload(ticket: ticket)
+    }
+
+    /// Stores the bytes of an admitted upload and answers the receipt. The size limit is checked
+    /// again as bytes stream to disk; nothing is kept from an upload that fails.
+    public func receive<Bytes: AsyncSequence>(
+        _ upload: AdmittedUpload, bytes: Bytes, deadline: ContinuousClock.Instant
+    ) async throws(CoreError) -> AssetUploadResult where Bytes.Element == ByteBuffer {
+        let signer = try await keys.signer(store)
+        let ticket = upload.ticket
+        let limit = configuration.limits.assetBytes
         let staged: StagedBlob
         do {
             staged = try await blobs.stage(bytes, limit: limit, deadline: deadline)
@@ -76,13 +85,14 @@ public struct AssetService: Sendable {
             case .failed: throw CoreError.badRequest("the asset's bytes ended before they were complete")
             }
         }
-        let upload = AssetUpload(
+        let now = configuration.now()
+        let row = AssetUpload(
             uploadID: ticket.id, container: ticket.container, environment: ticket.environment, owner: ticket.owner,
             checksum: staged.checksum, size: staged.size, createdAt: now
         )
         let blobs = self.blobs
         do {
-            try await store.recordUpload(upload) { try blobs.place(staged) }
+            try await store.recordUpload(row) { try blobs.place(staged) }
         } catch {
             blobs.discard(staged)
             throw error.kind == .duplicate ? Self.usedURL : CoreError(error)
@@ -149,6 +159,11 @@ public struct AssetService: Sendable {
             environment: scope.database.environment, now: configuration.now()
         )
     }
+}
+
+/// An upload URL checked and found good: its bytes may be read.
+public struct AdmittedUpload: Sendable {
+    let ticket: UploadTicket
 }
 
 /// The store's signing key, read once and kept.

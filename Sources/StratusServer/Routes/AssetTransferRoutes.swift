@@ -28,17 +28,35 @@ struct AssetTransferRoutes {
     @Sendable private func upload(_ request: Request, context: StratusRequestContext) async throws -> Response {
         let ticket = try context.parameters.require("ticket")
         let declared = request.headers[.contentLength].flatMap { Int64($0) }
+        let admitted: AdmittedUpload
         do {
-            let result = try await assets.receive(
-                ticket: ticket, bytes: request.body, declaredLength: declared, deadline: .now + uploadTimeout
-            )
-            return try JSONBody.response(result)
-        } catch let error as CoreError {
-            // What is left of a refused body is not read: the connection closes after the answer.
-            var response = ErrorMiddleware<StratusRequestContext>.response(for: error, requestID: context.id)
-            response.headers[.connection] = "close"
-            return response
+            admitted = try await assets.admit(ticket: ticket, declaredLength: declared)
+        } catch {
+            // Refused before a byte was read: a small body is read and dropped, so the
+            // connection serves on; a large or unknown one is left unread and the connection closes.
+            if let declared, declared <= drainLimit {
+                for try await _ in request.body {}
+                return ErrorMiddleware<StratusRequestContext>.response(for: error, requestID: context.id)
+            }
+            return Self.closing(ErrorMiddleware<StratusRequestContext>.response(for: error, requestID: context.id))
         }
+        let result: AssetUploadResult
+        do {
+            result = try await assets.receive(admitted, bytes: request.body, deadline: .now + uploadTimeout)
+        } catch {
+            // What is left of a refused body is not read: the connection closes after the answer.
+            return Self.closing(ErrorMiddleware<StratusRequestContext>.response(for: error, requestID: context.id))
+        }
+        return try JSONBody.response(result)
+    }
+
+    /// The largest refused body read (and dropped) to keep its connection.
+    private let drainLimit: Int64 = 2 << 20
+
+    private static func closing(_ response: Response) -> Response {
+        var response = response
+        response.headers[.connection] = "close"
+        return response
     }
 
     @Sendable private func download(_ request: Request, context: StratusRequestContext) async throws -> Response {

@@ -106,7 +106,6 @@ extension SQLiteStore: AssetStore {
                     }
                     guard max(storedAt, unreferencedSince) <= cutoff else { continue }
                     try db.execute(sql: "DELETE FROM blobs WHERE checksum = ?", arguments: [checksum])
-                    try db.execute(sql: "DELETE FROM asset_uploads WHERE checksum = ?", arguments: [checksum])
                     try remove(checksum)
                     count += 1
                 }

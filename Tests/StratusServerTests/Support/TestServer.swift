@@ -15,6 +15,8 @@ import Testing
 struct TestServer {
     let client: any TestClientProtocol
     let credentials: DevCredentials
+    /// Where the server keeps asset blobs.
+    let blobDirectory: URL
 
     static let base = "/database/1/\(DevSeeder.container)/development"
 
@@ -37,13 +39,14 @@ struct TestServer {
         var configuration = CoreConfiguration(limits: limits, buggify: buggify)
         configuration.signInListsAccounts = devSignIn
         if let now { configuration.now = now }
-        let services = StratusServices(store: store, configuration: configuration)
+        let blobDirectory = dir.appendingPathComponent("blobs", isDirectory: true)
+        let services = StratusServices(store: store, blobs: try FileBlobStore(directory: blobDirectory), configuration: configuration)
         let credentials = try await DevSeeder(identity: services.identity).seed(previous: previous, serverURL: "http://127.0.0.1")
         var logger = Logger(label: "stratus-test")
         logger.logLevel = .warning
         let app = buildApplication(services, host: "127.0.0.1", port: 0, options: http, logger: logger)
         return try await app.test(.live) { client in
-            try await body(TestServer(client: client, credentials: credentials))
+            try await body(TestServer(client: client, credentials: credentials, blobDirectory: blobDirectory))
         }
     }
 
