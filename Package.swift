@@ -134,6 +134,7 @@ let package = Package(
             name: "StratusKit",
             dependencies: [
                 "StratusModel",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),

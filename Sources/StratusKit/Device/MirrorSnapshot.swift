@@ -15,6 +15,12 @@ public struct MirrorSnapshot: Sendable, Hashable {
 
     static func key(owner: String, zone: String, name: String) -> String { "\(owner)/\(zone)/\(name)" }
 
+    /// A value as both sides can agree on it: an asset is its bytes (checksum and size), not the
+    /// download URL of one fetch or the receipt of one upload.
+    static func comparable(_ value: FieldValue) -> FieldValue {
+        value.mappingAssets { AssetValue(fileChecksum: $0.fileChecksum, size: $0.size) }
+    }
+
     /// Every live record of a database as the server shows it to the caller, read afresh from each
     /// custom zone's change feed (the default zone keeps no feed and holds no synced records).
     public static func server(_ database: CloudDatabase) async throws(CloudError) -> MirrorSnapshot {
@@ -25,7 +31,7 @@ public struct MirrorSnapshot: Sendable, Hashable {
                 let page = try await database.zoneChanges(zone.zoneID, since: token)
                 for record in page.records where record.deleted != true {
                     let key = key(owner: zone.zoneID.ownerRecordName ?? "", zone: zone.zoneID.zoneName, name: record.recordName ?? "")
-                    snapshot.records[key] = (record.fields ?? [:]).mapValues(\.value)
+                    snapshot.records[key] = (record.fields ?? [:]).mapValues { comparable($0.value) }
                 }
                 token = page.syncToken
                 if !page.moreComing { break }
@@ -41,7 +47,8 @@ public struct MirrorSnapshot: Sendable, Hashable {
             // Field names as the server spells them (`CD_` in NSPersistentCloudKitContainer style; shares keep theirs).
             let isShare = ShareNames.isShareType(record.serverRecord?.recordType)
             let fields = Dictionary(
-                record.fields.map { (isShare ? $0.key : store.naming.serverName($0.key), $0.value.value) }, uniquingKeysWith: { _, new in new }
+                record.fields.map { (isShare ? $0.key : store.naming.serverName($0.key), comparable($0.value.value)) },
+                uniquingKeysWith: { _, new in new }
             )
             snapshot.records[key(owner: record.key.owner, zone: record.key.zoneName, name: record.key.recordName)] = fields
         }

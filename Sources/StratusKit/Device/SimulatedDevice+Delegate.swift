@@ -8,7 +8,8 @@ import StratusModel
 extension SimulatedDevice: SyncEngineDelegate {
     public func recordToSave(_ id: SyncRecordID, syncEngine: SyncEngine) async -> RecordOperation? {
         let key = RecordKey(scope: syncEngine.configuration.database.scope, zoneID: id.zoneID, recordName: id.recordName)
-        return try? store.uploadOperation(for: key)
+        guard let operation = try? store.uploadOperation(for: key) else { return nil }
+        return await uploadingAssets(operation, key: key)
     }
 
     /// The type the mirror holds for a record (the server's tombstones name no type).
@@ -48,6 +49,7 @@ extension SimulatedDevice: SyncEngineDelegate {
         case .fetchedRecordZoneChanges(let modifications, let deletions):
             fetchedPages += 1
             log(scope, "fetchedRecordZoneChanges")
+            try await downloadAssets(of: modifications, scope: scope)
             for record in modifications { try store.importRecord(record, scope: scope) }
             for deletion in deletions {
                 let id = deletion.recordID
@@ -99,7 +101,10 @@ extension SimulatedDevice: SyncEngineDelegate {
         case .serverRecordChanged:
             // Field-level merge: the server's record with this device's pending fields on top;
             // the change stays pending and goes out again with the server's tag.
-            if let server = error.serverRecord { try store.importRecord(server, scope: key.scope) }
+            if let server = error.serverRecord {
+                try await downloadAssets(of: [server], scope: key.scope)
+                try store.importRecord(server, scope: key.scope)
+            }
         case .zoneNotFound where key.scope == .private:
             // Save the zone again and re-create the record in it, with every local value: the
             // user's edit is never dropped because the zone went away behind the device's back.

@@ -73,6 +73,9 @@ public actor SimulatedDevice {
     var syncScheduled = false
     /// Push notifications received in automatic mode (tests and logs).
     public internal(set) var notificationsReceived = 0
+    /// Asset values uploaded during the current sync, by record, field and checksum: a record
+    /// sent again in the same sync (its zone re-created, say) presents the same receipt.
+    var uploadedAssets: [String: AssetValue] = [:]
 
     /// A device with its store at `storePath`. `zoneName` and `naming` default to the style's:
     /// `Journal` with plain names, or NSPersistentCloudKitContainer's zone with `CD_` names.
@@ -192,6 +195,8 @@ public actor SimulatedDevice {
         // A share's move a failure cut short is finished before anything else is sent.
         try await resumePendingMove()
         storageFull = false
+        uploadedAssets = [:]
+        defer { uploadedAssets = [:] }
         for scope in [DatabaseScope.private, .shared] {
             guard let engine = engines[scope] else { continue }
             for _ in 0..<4 {

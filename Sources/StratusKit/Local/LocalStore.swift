@@ -12,6 +12,8 @@ public final class LocalStore: Sendable {
     let pool: DatabasePool
     public let path: String
     public let naming: RecordNaming
+    /// The asset files beside the store file.
+    public let assets: LocalAssets
 
     /// Opens (creating if needed) the store file at `path`.
     public init(path: String, naming: RecordNaming = .plain) throws {
@@ -20,6 +22,7 @@ public final class LocalStore: Sendable {
         self.pool = try DatabasePool(path: path, configuration: configuration)
         self.path = path
         self.naming = naming
+        self.assets = LocalAssets(storePath: path)
         try LocalStore.migrator.migrate(pool)
     }
 
@@ -31,6 +34,10 @@ public final class LocalStore: Sendable {
         try destination.close()
         try pool.close()
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        let moved = LocalAssets(storePath: newPath)
+        if FileManager.default.fileExists(atPath: assets.directory.path) {
+            try FileManager.default.moveItem(at: assets.directory, to: moved.directory)
+        }
         return try LocalStore(path: newPath, naming: naming)
     }
 
@@ -139,6 +146,7 @@ public final class LocalStore: Sendable {
         try pool.write { db in
             try db.execute(sql: "DELETE FROM records; DELETE FROM history; DELETE FROM meta WHERE key != 'mirroring';")
         }
+        assets.removeAll()
     }
 
     /// Removes a zone's records and their history (`purgeObjectsAndRecordsInZone`, local side).

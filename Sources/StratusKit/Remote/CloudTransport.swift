@@ -50,17 +50,35 @@ struct CloudTransport: Sendable {
         _ method: HTTPMethod, url: String, _ body: Body?, as: Response.Type, timeout: TimeAmount
     ) async throws(CloudError) -> Response {
         let path = url.split(separator: "?").first.map(String.init) ?? url
+        var bytes: ByteBuffer?
+        if let body {
+            do { bytes = ByteBuffer(data: try JSONEncoder().encode(body)) } catch { throw CloudError(.networkFailure, "\(path): \(error)") }
+        }
+        let data = try await exchange(method, url: url, body: bytes, contentType: "application/json", timeout: timeout)
+        do {
+            return try JSONDecoder().decode(Response.self, from: data)
+        } catch {
+            throw CloudError(.serverRejectedRequest, "\(path): cannot decode the answer: \(error)")
+        }
+    }
+
+    /// One request with a raw body; the answer's bytes (up to `limit`) when it is a 200, else the
+    /// CloudKit error it carries.
+    func exchange(
+        _ method: HTTPMethod, url: String, body: ByteBuffer?, contentType: String, timeout: TimeAmount, limit: Int = 64 << 20
+    ) async throws(CloudError) -> Data {
+        let path = url.split(separator: "?").first.map(String.init) ?? url
         var request = HTTPClientRequest(url: url)
         request.method = method
-        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "Content-Type", value: contentType)
         if let deviceID { request.headers.add(name: "X-Stratus-Device-ID", value: deviceID) }
+        if let body { request.body = .bytes(body) }
         let bytes: ByteBuffer
         let status: UInt
         do {
-            if let body { request.body = .bytes(ByteBuffer(data: try JSONEncoder().encode(body))) }
             let response = try await client.execute(request, timeout: timeout)
             status = response.status.code
-            bytes = try await response.body.collect(upTo: 64 << 20)
+            bytes = try await response.body.collect(upTo: limit)
         } catch {
             throw CloudError(.networkFailure, "\(path): \(error)")
         }
@@ -74,10 +92,6 @@ struct CloudTransport: Sendable {
                 ckErrorCode: body.ckErrorCode, serverRecord: nil
             )
         }
-        do {
-            return try JSONDecoder().decode(Response.self, from: data)
-        } catch {
-            throw CloudError(.serverRejectedRequest, "\(path): cannot decode the answer: \(error)")
-        }
+        return data
     }
 }

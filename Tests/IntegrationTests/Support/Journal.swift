@@ -26,7 +26,8 @@ struct Journal {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try SQLiteStore(path: directory.appendingPathComponent("server.sqlite").path)
         try await store.migrate()
-        let services = StratusServices(store: store, configuration: CoreConfiguration(limits: .strict))
+        let blobs = try FileBlobStore(directory: directory.appendingPathComponent("blobs", isDirectory: true))
+        let services = StratusServices(store: store, blobs: blobs, configuration: CoreConfiguration(limits: .strict))
         let credentials = try await DevSeeder(identity: services.identity).seed(previous: nil, serverURL: "http://127.0.0.1")
         var logger = Logger(label: "stratus-journal")
         logger.logLevel = .warning
