@@ -21,8 +21,10 @@ struct Bench: AsyncParsableCommand {
     @Option(help: "dev-credentials.json of a running server to target instead.") var credentials: String?
     @Option(help: "Server URL when targeting a running server.") var server: String?
     @Option(help: "Records in the query workload's zone.") var queryZoneSize = 100_000
-    @Option(help: "Workloads to run (comma separated): echo,single,batch,raw,changes,queries,push.")
-    var only = "echo,single,batch,raw,changes,queries,push"
+    @Option(help: "Workloads to run (comma separated): echo,single,batch,raw,changes,queries,push,assets.")
+    var only = "echo,single,batch,raw,changes,queries,push,assets"
+    @Option(help: "Asset sizes in MB for the assets workload (comma separated).") var assetSizes = "1,20"
+    @Option(help: "Concurrency of the assets workload.") var assetConcurrency = 8
     @Option(help: "Listener counts for the push workload (comma separated).") var pushListeners = "1,100,1000,10000"
     @Option(help: "Writes per listener count in the push workload.") var pushWrites = 20
     @Option(help: "Listener counts that also receive over server-sent events.") var pushStreams = "1000,10000"
@@ -98,6 +100,17 @@ struct Bench: AsyncParsableCommand {
             report.add("query: sorted range page, indexed", try await queries.sortedRange(count: queryZoneSize), itemsPerRequest: 1)
         }
         if workloads.contains("push") { try await measurePush(target, client: client, scenarios: scenarios, report: &report) }
+        if workloads.contains("assets") {
+            let assets = AssetScenarios(server: target, client: client, duration: .seconds(seconds))
+            for megabytes in assetSizes.split(separator: ",").compactMap({ Int($0) }) {
+                let size = megabytes << 20
+                let copy = try AssetScenarios.fileCopy(size: size)
+                let (uploads, asset) = try await assets.uploads(size: size, concurrency: assetConcurrency)
+                report.add("asset upload, \(megabytes) MB, c=\(assetConcurrency)", uploads, copyMegabytesPerSecond: copy)
+                let downloads = try await assets.downloads(of: asset, size: size, concurrency: assetConcurrency)
+                report.add("asset download, \(megabytes) MB, c=\(assetConcurrency)", downloads, copyMegabytesPerSecond: copy)
+            }
+        }
         print(report.markdown)
     }
 

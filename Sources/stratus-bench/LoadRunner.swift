@@ -76,6 +76,49 @@ struct LoadRunner {
     }
 }
 
+extension LoadRunner {
+    /// A closed loop over an arbitrary exchange (several requests, a streamed body): `exchange`
+    /// answers whether it succeeded; its whole duration is the latency recorded.
+    func loop(
+        concurrency: Int, duration: Duration, exchange: @escaping @Sendable (_ worker: Int, _ sequence: Int) async throws -> Bool
+    ) async throws -> Result {
+        let deadline = ContinuousClock.now + duration
+        let start = ContinuousClock.now
+        let partials = try await withThrowingTaskGroup(of: Result.self) { group in
+            for worker in 0..<concurrency {
+                group.addTask {
+                    var histogram = Histogram<UInt64>(highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
+                    var requests = 0
+                    var failures = 0
+                    while ContinuousClock.now < deadline {
+                        let sent = ContinuousClock.now
+                        let succeeded = try await exchange(worker, requests)
+                        let elapsed = ContinuousClock.now - sent
+                        _ = histogram.record(UInt64(max(1, elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000)))
+                        requests += 1
+                        if !succeeded { failures += 1 }
+                    }
+                    return Result(requests: requests, failures: failures, seconds: 0, histogram: histogram)
+                }
+            }
+            var all: [Result] = []
+            for try await partial in group { all.append(partial) }
+            return all
+        }
+        let elapsed = ContinuousClock.now - start
+        var total = Result(
+            requests: 0, failures: 0, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            histogram: Histogram<UInt64>(highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
+        )
+        for partial in partials {
+            total.requests += partial.requests
+            total.failures += partial.failures
+            total.histogram.add(partial.histogram)
+        }
+        return total
+    }
+}
+
 extension HTTPClientRequest {
     /// A POST with a JSON body.
     static func post(_ url: String, body: Data, headers: [(String, String)] = []) -> HTTPClientRequest {

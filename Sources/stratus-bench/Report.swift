@@ -32,6 +32,16 @@ struct Report {
         )
     }
 
+    /// An asset row: transfers per second, MB/s against a plain file copy, the server's RSS.
+    mutating func add(_ name: String, _ transfer: AssetScenarios.Transfer, copyMegabytesPerSecond: Double) {
+        let rss = "server RSS \(format(transfer.rssBefore ?? 0, 0)) MB before, \(format(transfer.rssPeak ?? 0, 0)) MB at most"
+        rows.append(
+            "| \(name) | \(format(transfer.result.requestsPerSecond, 1)) | \(format(transfer.megabytesPerSecond, 0)) MB/s | "
+                + "\(format(transfer.result.p50Milliseconds, 2)) | \(format(transfer.result.p99Milliseconds, 2)) | \(transfer.result.failures) | "
+                + "\(format(100 * transfer.megabytesPerSecond / copyMegabytesPerSecond, 0)) % of file copy (\(format(copyMegabytesPerSecond, 0)) MB/s); \(rss) |"
+        )
+    }
+
     mutating func note(_ text: String) { notes.append(text) }
 
     var markdown: String {

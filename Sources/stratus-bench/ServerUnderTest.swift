@@ -7,7 +7,8 @@ import StratusModel
 
 /// The server a benchmark drives: started here (`stratus serve --dev` in a temp directory, the
 /// binary beside this one) or an already running one named by `--server` and `--credentials`.
-final class ServerUnderTest {
+/// Immutable once started: shared with the tasks that sample its memory.
+final class ServerUnderTest: @unchecked Sendable {
     let credentials: DevCredentials
     let dataDirectory: URL?
     private let process: Process?
