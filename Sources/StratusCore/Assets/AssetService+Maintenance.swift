@@ -70,10 +70,15 @@ extension AssetService {
 
     // MARK: - Collection
 
+    /// The largest `olderThanSeconds` (a hundred years): larger ones would overflow as milliseconds.
+    static let longestAge: Int64 = 3_153_600_000
+
     /// Removes blobs no record references, unreferenced for at least `olderThanSeconds`, and
     /// blob files a crash left unregistered; uploads still streaming are never touched.
     public func collect(olderThanSeconds: Int64) async throws(CoreError) -> CollectAssetsResponse {
-        guard olderThanSeconds >= 0 else { throw CoreError.badRequest("olderThanSeconds must be 0 or more") }
+        guard (0...Self.longestAge).contains(olderThanSeconds) else {
+            throw CoreError.badRequest("olderThanSeconds must be 0 to \(Self.longestAge) (a hundred years)")
+        }
         let now = configuration.now()
         let cutoff = now - olderThanSeconds * 1000
         let blobs = self.blobs

@@ -30,7 +30,6 @@ public struct AssetService: Sendable {
         for token in request.tokens {
             guard NameRules.isValidIdentifier(token.recordType) else { throw CoreError.badRequest("invalid recordType '\(token.recordType)'") }
             guard NameRules.isValidIdentifier(token.fieldName) else { throw CoreError.badRequest("invalid fieldName '\(token.fieldName)'") }
-            if let name = token.recordName, !NameRules.isValidRecordName(name) { throw CoreError.badRequest("invalid recordName '\(name)'") }
         }
         let target = try await Self.translating { () async throws(StoreError) in
             try await ZoneTarget.resolve(request.zoneID, in: database, access: access, store: store)
