@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import StratusModel
 
 /// Mints credentials and hashes them for storage. Only hashes are stored; a secret is shown once.
 enum Secrets {
@@ -27,16 +28,7 @@ enum Secrets {
     }
 
     /// Lowercase hex of `bytes` (on every request's credential lookup: no `String(format:)`).
-    static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(64)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
+    static func hex(_ bytes: some Sequence<UInt8>) -> String { Hex.encode(bytes) }
 
     private static func randomBytes(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()

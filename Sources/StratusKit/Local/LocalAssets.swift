@@ -59,9 +59,6 @@ public struct LocalAssets: Sendable {
     }
 
     static func checksum(of data: Data) -> String {
-        SHA256.hash(data: data).map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
-        }.joined()
+        Hex.encode(SHA256.hash(data: data))
     }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import NIOCore
+import StratusModel
 import _NIOFileSystem
 
 #if canImport(Glibc)
@@ -55,7 +56,7 @@ public struct FileBlobStore: BlobStore {
             if let staging = error as? BlobStagingError { throw staging }
             throw .failed("\(error)")
         }
-        return StagedBlob(path: path, checksum: Self.hex(hasher.finalize()), size: size)
+        return StagedBlob(path: path, checksum: Hex.encode(hasher.finalize()), size: size)
     }
 
     public func place(_ staged: StagedBlob) throws {
@@ -108,16 +109,5 @@ public struct FileBlobStore: BlobStore {
             if modified <= cutoff, unlink(path) == 0 { removed += 1 }
         }
         return removed
-    }
-
-    /// Lowercase hex of a digest.
-    static func hex(_ digest: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for byte in digest {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -42,7 +42,7 @@ extension TestServer {
     }
 
     /// The asset value of a record's `photo` field, as a lookup answers it.
-    func photo(of name: String, zone: String = "Trips", database: String = "private", owner: String? = nil, as account: String = "alice")
+    func photo(of name: String, zone: String = "Trips", database: String = "private", owner: String? = nil, as account: String? = "alice")
         async throws -> AssetValue?
     {
         let request = LookupRecordsRequest(records: [.init(recordName: name)], zoneID: ZoneID(zoneName: zone, ownerRecordName: owner))
@@ -77,7 +77,7 @@ enum Photos {
     }
 
     static func checksum(_ bytes: some Sequence<UInt8>) -> String {
-        SHA256.hash(data: Array(bytes)).map { String(format: "%02x", $0) }.joined()
+        Hex.encode(SHA256.hash(data: Array(bytes)))
     }
 
     /// A Destination with a photo.

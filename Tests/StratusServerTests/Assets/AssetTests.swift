@@ -186,6 +186,31 @@ import Testing
         }
     }
 
+    @Test func publicPhotosDownloadForEveryone() async throws {
+        try await TestServer.run { server in
+            let bytes = Photos.bytes(5_000)
+            let url = try await server.call(
+                "assets/upload",
+                AssetUploadRequest(zoneID: ZoneID(zoneName: ZoneID.defaultZoneName), tokens: [.init(recordType: "Destination", fieldName: "photo")]),
+                database: "public", as: "alice", expecting: AssetUploadResponse.self
+            ).tokens.first?.url
+            let uploaded = try await server.put(bytes, to: try #require(url)).decode(AssetUploadResult.self).singleFile
+            let save = ModifyRecordsRequest(operations: [Photos.save("harbour", photo: uploaded)], zoneID: ZoneID(zoneName: ZoneID.defaultZoneName))
+            _ = try await server.call("records/modify", save, database: "public", as: "alice", expecting: RecordsResponse.self)
+            // Read with the API token alone (no signed-in user): the record and its photo.
+            let photo = try #require(try await server.photo(of: "harbour", zone: ZoneID.defaultZoneName, database: "public", as: nil))
+            let downloaded = try await server.download(try #require(photo.downloadURL))
+            #expect(Array(downloaded.body.readableBytesView) == bytes)
+            // Uploading needs a signed-in user.
+            let anonymous = try await server.post(
+                "assets/upload",
+                AssetUploadRequest(zoneID: ZoneID(zoneName: ZoneID.defaultZoneName), tokens: [.init(recordType: "Destination", fieldName: "photo")]),
+                database: "public", as: nil
+            )
+            #expect(anonymous.status.code == 421)
+        }
+    }
+
     @Test func rereferencePutsTheSameBytesOnAnotherRecord() async throws {
         try await TestServer.run { server in
             try await server.createZone("Trips")
