@@ -86,8 +86,12 @@ public struct ZoneService: Sendable {
             do {
                 switch operation.operationType {
                 case .create:
+                    // Creating a zone that exists changes nothing, and notifies no one.
+                    let existed = try await store.zone(key) != nil
                     let zone = try await store.createZone(key, atomic: true)
-                    push.publish(CommitEvent(zone: key, author: database.owner, originDevice: scope.deviceID, previousSeq: zone.createdSeq - 1))
+                    if !existed {
+                        push.publish(CommitEvent(zone: key, author: database.owner, originDevice: scope.deviceID, previousSeq: zone.createdSeq - 1))
+                    }
                     results.append(.success(wireZone(zone, in: database)))
                 case .delete:
                     let zone = try await store.deleteZone(key)

@@ -154,6 +154,18 @@ import Testing
         }
     }
 
+    @Test func creatingAZoneThatExistsNotifiesNoOne() async throws {
+        try await TestServer.run { server in
+            try await server.createZone("Trips")
+            _ = try await server.subscribe([Subscription(subscriptionID: "db", kind: .database)])
+            var ipad = try await server.listener("alice", device: "ipad")
+            try await server.createZone("Trips")
+            #expect(try await server.poll(&ipad, timeout: 1).isEmpty, "the zone was there already: nothing changed")
+            try await server.createZone("Museums")
+            #expect(try await server.poll(&ipad).count == 1)
+        }
+    }
+
     @Test func feedErrorsAreCloudKitShaped() async throws {
         try await TestServer.run { server in
             let unknown = try await server.client.execute(uri: "/stratus/v1/push/nope?timeout=0", method: .get, headers: [:], body: nil)
