@@ -11,7 +11,7 @@ struct AssetLinks: Sendable {
 
     /// The download URL of one blob.
     func url(checksum: String, size: Int64) -> String {
-        "\(origin)/stratus/v1/assets/download/\(signer.sign(DownloadTicket(checksum: checksum, size: size, expires: expires)))"
+        "\(origin)/stratus/v1/assets/download/\(signer.sign(DownloadTicket(checksum: checksum, size: size, expires: expires), for: .download))"
     }
 
     /// The fields with a `downloadURL` on every asset; fields without assets are returned as they are.

@@ -43,7 +43,7 @@ struct AssetReceipts: Sendable {
             }
             return .success((asset.stored, nil))
         }
-        guard let receipt = signer.verify(token, as: AssetReceipt.self) else {
+        guard let receipt = signer.verify(token, as: AssetReceipt.self, for: .receipt) else {
             return .failure(AssetRefusal(reason: "the receipt of field '\(field)' was not issued by this server"))
         }
         guard receipt.owner == owner else {

@@ -53,7 +53,7 @@ extension AssetService {
                     value.receipt = signer.sign(AssetReceipt(
                         id: upload.uploadID, owner: user, container: upload.container, environment: upload.environment,
                         checksum: checksum, size: upload.size, expires: now + configuration.assetReceiptSeconds * 1000
-                    ))
+                    ), for: .receipt)
                     value.downloadURL = links.url(checksum: checksum, size: upload.size)
                     return value
                 }

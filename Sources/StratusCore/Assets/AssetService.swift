@@ -44,7 +44,7 @@ public struct AssetService: Sendable {
             )
             return AssetUploadResponse.Token(
                 recordName: token.recordName ?? UUID().uuidString, fieldName: token.fieldName,
-                url: "\(scope.origin)/stratus/v1/assets/upload/\(signer.sign(ticket))"
+                url: "\(scope.origin)/stratus/v1/assets/upload/\(signer.sign(ticket, for: .upload))"
             )
         }
         return AssetUploadResponse(tokens: tokens)
@@ -54,7 +54,7 @@ public struct AssetService: Sendable {
     /// server, not expired, not used, and `declaredLength` (the `Content-Length`) within the limit.
     public func admit(ticket token: String, declaredLength: Int64?) async throws(CoreError) -> AdmittedUpload {
         let signer = try await keys.signer(store)
-        guard let ticket = signer.verify(token, as: UploadTicket.self) else { throw CoreError(.notFound, "unknown upload URL") }
+        guard let ticket = signer.verify(token, as: UploadTicket.self, for: .upload) else { throw CoreError(.notFound, "unknown upload URL") }
         guard configuration.now() < ticket.expires else {
             throw CoreError.badRequest("the upload URL has expired: ask assets/upload for a new one")
         }
@@ -102,7 +102,7 @@ public struct AssetService: Sendable {
         )
         return AssetUploadResult(singleFile: AssetValue(
             fileChecksum: staged.checksum, size: staged.size, referenceChecksum: staged.checksum,
-            wrappingKey: Self.opaqueWrappingKey(), receipt: signer.sign(receipt)
+            wrappingKey: Self.opaqueWrappingKey(), receipt: signer.sign(receipt, for: .receipt)
         ))
     }
 
@@ -134,7 +134,7 @@ public struct AssetService: Sendable {
     ///   `BAD_REQUEST` for an expired URL.
     public func download(ticket token: String) async throws(CoreError) -> (path: String, size: Int64, checksum: String) {
         let signer = try await keys.signer(store)
-        guard let ticket = signer.verify(token, as: DownloadTicket.self) else { throw CoreError(.notFound, "unknown download URL") }
+        guard let ticket = signer.verify(token, as: DownloadTicket.self, for: .download) else { throw CoreError(.notFound, "unknown download URL") }
         guard configuration.now() < ticket.expires else {
             throw CoreError.badRequest("the download URL has expired: fetch the record again for a new one")
         }

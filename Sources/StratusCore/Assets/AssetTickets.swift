@@ -13,20 +13,30 @@ struct AssetSigner: Sendable {
 
     private var key: SymmetricKey { SymmetricKey(data: keyBytes) }
 
+    /// What a signed string is for: the MAC covers it, so one kind never passes for another
+    /// (a receipt is not a download URL).
+    enum Purpose: String {
+        case upload, receipt, download
+    }
+
     /// `base64url(JSON).base64url(MAC)`.
-    func sign<Payload: Encodable>(_ payload: Payload) -> String {
+    func sign<Payload: Encodable>(_ payload: Payload, for purpose: Purpose) -> String {
         let body = (try? JSONEncoder().encode(payload)) ?? Data()
-        let mac = HMAC<SHA256>.authenticationCode(for: body, using: key)
+        let mac = HMAC<SHA256>.authenticationCode(for: Self.signed(body, purpose), using: key)
         return Self.base64URL(body) + "." + Self.base64URL(Data(mac))
     }
 
-    /// The payload of a string this signer made; `nil` for anything else.
-    func verify<Payload: Decodable>(_ token: String, as: Payload.Type) -> Payload? {
+    /// The payload of a string this signer made for `purpose`; `nil` for anything else.
+    func verify<Payload: Decodable>(_ token: String, as: Payload.Type, for purpose: Purpose) -> Payload? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let body = Self.data(base64URL: parts[0]), let mac = Self.data(base64URL: parts[1]),
-            HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: body, using: key)
+            HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Self.signed(body, purpose), using: key)
         else { return nil }
         return try? JSONDecoder().decode(Payload.self, from: body)
+    }
+
+    private static func signed(_ body: Data, _ purpose: Purpose) -> Data {
+        Data(purpose.rawValue.utf8) + [0] + body
     }
 
     static func base64URL(_ data: Data) -> String {

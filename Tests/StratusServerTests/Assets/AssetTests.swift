@@ -72,6 +72,10 @@ import Testing
             #expect(server.blobFiles == [Photos.checksum(bytes)], "the same bytes are stored once")
             let forged = try await server.put(bytes, to: "/stratus/v1/assets/upload/forged.ticket")
             #expect(forged.status == .notFound)
+            // A receipt is signed for what it is: it opens no download, and no upload.
+            let receipt = try #require(try first.decode(AssetUploadResult.self).singleFile.receipt)
+            #expect(try await server.download("/stratus/v1/assets/download/\(receipt)").status == .notFound)
+            #expect(try await server.put(bytes, to: "/stratus/v1/assets/upload/\(receipt)").status == .notFound)
         }
     }
 
