@@ -122,7 +122,7 @@ public final class PushDispatcher: Sendable {
                         notification.notificationID = String(itemPosition)
                         let feed = FeedKey(recipient: item.recipient, container: item.container, environment: item.environment)
                         entries[feed, default: []].append(RecentFeeds.Entry(
-                            position: itemPosition, originDevice: item.originDevice, notification: notification
+                            position: itemPosition, originDevice: item.originDevice, notification: EncodedNotification(notification)
                         ))
                     }
                     for (feed, appended) in entries { recent.record(feed, appended, now: appendedAt, age: retention.age) }

@@ -57,7 +57,7 @@ public struct PushTokenService: Sendable {
 
     /// The notifications after `cursor` (the token's start when `nil`), waiting up to `wait`
     /// for the first one; answers an empty page with the same cursor when none came.
-    public func feed(token: String, cursor: String?, wait: Duration) async throws(CoreError) -> NotificationFeed {
+    public func feed(token: String, cursor: String?, wait: Duration) async throws(CoreError) -> FeedPage {
         let deadline = ContinuousClock.now + wait
         var found = known.token(token)
         if found == nil {
@@ -77,7 +77,7 @@ public struct PushTokenService: Sendable {
                 // Answered from memory (the common wake-up); an empty window means nothing new yet.
                 if let last = window.last {
                     if await pacing.holdBack(token) { continue }
-                    return NotificationFeed(notifications: window.map(\.notification), cursor: String(last.position))
+                    return FeedPage(notifications: window.map(\.notification), cursor: String(last.position))
                 }
             } else {
                 let after = position
@@ -91,14 +91,14 @@ public struct PushTokenService: Sendable {
                 if !notifications.isEmpty {
                     if await pacing.holdBack(token) { continue }
                     let last = max(page.entries.last?.id ?? position, page.prunedThrough)
-                    return NotificationFeed(notifications: notifications, cursor: String(last))
+                    return FeedPage(notifications: notifications.map(EncodedNotification.init), cursor: String(last))
                 }
             }
             let remaining = deadline - ContinuousClock.now
             guard let key, remaining > .zero, !Task.isCancelled else { break }
             guard await hub.wait(for: key, after: max(position, seen), timeout: remaining) else { break }
         }
-        return NotificationFeed(notifications: [], cursor: String(position))
+        return FeedPage(notifications: [], cursor: String(position))
     }
 
     /// Ends every held poll now (empty answers) and every later one at once: the server is stopping.

@@ -14,7 +14,8 @@ final class RecentFeeds: Sendable {
     struct Entry: Sendable {
         var position: Int64
         var originDevice: String?
-        var notification: PushNotification
+        /// The notification and its JSON, encoded once for every device it goes to.
+        var notification: EncodedNotification
     }
 
     private struct Window {
@@ -37,7 +38,7 @@ final class RecentFeeds: Sendable {
         windows.withLock { windows in
             var window = windows[feed] ?? Window(coveredFrom: first.position - 1)
             window.entries += entries
-            let expired = window.entries.prefix { ($0.notification.timestamp ?? now) < now - age }.count
+            let expired = window.entries.prefix { ($0.notification.notification.timestamp ?? now) < now - age }.count
             let excess = max(expired, window.entries.count - capacity)
             if excess > 0 {
                 window.coveredFrom = window.entries[excess - 1].position

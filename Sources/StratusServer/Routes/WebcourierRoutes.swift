@@ -47,7 +47,9 @@ struct WebcourierRoutes {
         } onGracefulShutdown: {
             tokens.closeFeeds()
         }
-        return try JSONBody.response(feed)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=UTF-8"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: feed.json)))
     }
 
     /// The `timeout` query parameter, in seconds (0-25), when given.
@@ -72,13 +74,11 @@ struct WebcourierRoutes {
             ServerMetrics.pollOpened()
             defer { ServerMetrics.pollClosed() }
             var feed = first
-            let encoder = JSONEncoder()
             while !Task.isCancelled {
                 var text = ""
-                for notification in feed.notifications {
-                    let id = Int64(notification.notificationID) ?? Int64(feed.cursor) ?? 0
-                    let json = String(decoding: try encoder.encode(notification), as: UTF8.self)
-                    text += "id: \(id)\nevent: notification\ndata: \(json)\n\n"
+                for encoded in feed.notifications {
+                    let id = Int64(encoded.notification.notificationID) ?? Int64(feed.cursor) ?? 0
+                    text += "id: \(id)\nevent: notification\ndata: \(encoded.json)\n\n"
                 }
                 // A comment keeps the connection (and proxies) from timing it out.
                 if text.isEmpty { text = ": waiting\n\n" }
