@@ -33,7 +33,6 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         OpenFileLimit.raise()
-        MallocArenas.limit()
         var logger = Logger(label: "stratus")
         logger.logLevel = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? (dev ? .info : .notice)
         let dataURL = URL(fileURLWithPath: data, isDirectory: true)
