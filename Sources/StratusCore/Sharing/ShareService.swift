@@ -11,12 +11,14 @@ public struct ShareService: Sendable {
     let store: any RecordStore & ShareStore & IdentityStore
     let configuration: CoreConfiguration
     let push: PushDispatcher
+    let assets: AssetService
 
     /// The metadata of each share: the share, its zone and root, and the caller's own role,
     /// permission and status. Changes nothing.
     /// - Throws: ``CoreError``: 421 without a signed-in user, `BAD_REQUEST` over the item limit.
     public func resolve(_ request: ShortGUIDsRequest, scope: RequestScope) async throws(CoreError) -> ShareMetadataResponse {
         let (user, email) = try await signedIn(scope, count: request.shortGUIDs.count)
+        let links = try await assets.links(for: scope)
         var results: [ShareMetadataResult] = []
         do {
             for item in request.shortGUIDs {
@@ -28,7 +30,7 @@ public struct ShareService: Sendable {
                     results.append(.failure(error(.accessDenied, "this share is not shared with you", item)))
                     continue
                 }
-                results.append(.success(try await metadata(share, item: item, caller: user, participation: role)))
+                results.append(.success(try await metadata(share, item: item, caller: user, participation: role, links: links)))
             }
         } catch {
             throw CoreError(error)
@@ -41,6 +43,7 @@ public struct ShareService: Sendable {
     /// - Throws: ``CoreError``: 421 without a signed-in user, `BAD_REQUEST` over the item limit.
     public func accept(_ request: ShortGUIDsRequest, scope: RequestScope) async throws(CoreError) -> ShareMetadataResponse {
         let (user, email) = try await signedIn(scope, count: request.shortGUIDs.count)
+        let links = try await assets.links(for: scope)
         var results: [ShareMetadataResult] = []
         do {
             for item in request.shortGUIDs {
@@ -55,7 +58,7 @@ public struct ShareService: Sendable {
                         touched: [share.record.name]
                     ))
                     let role = ShareService.participation(in: share, user: user, email: email) ?? (.unknown, .none, .unknown)
-                    results.append(.success(try await metadata(share, item: item, caller: user, participation: role)))
+                    results.append(.success(try await metadata(share, item: item, caller: user, participation: role, links: links)))
                 case .notFound:
                     results.append(.failure(error(.notFound, "no share has the short GUID '\(item.value)'", item)))
                 case .notInvited:
@@ -119,11 +122,11 @@ public struct ShareService: Sendable {
     }
 
     private func metadata(
-        _ share: StoredShare, item: ShortGUIDRequest, caller: String, participation: Participation
+        _ share: StoredShare, item: ShortGUIDRequest, caller: String, participation: Participation, links: AssetLinks
     ) async throws(StoreError) -> ShareMetadata {
         let renderer = try await ShareRenderer.make([share], caller: caller, store: store, urlPrefix: configuration.shareURLPrefix)
         let zoneID = ZoneID(zoneName: share.zone.name, ownerRecordName: share.owner)
-        let mapper = RecordMapper(zoneID: zoneID, shares: renderer)
+        let mapper = RecordMapper(zoneID: zoneID, shares: renderer, links: links)
         var rootRecord: Record?
         if item.shouldFetchRootRecord == true, let root = share.rootName, participation.permission.mayRead {
             rootRecord = try await store.records(named: [root], in: share.zone).first?

@@ -59,7 +59,7 @@ public struct StratusServices: Sendable {
         self.signIn = SignInService(store: store, identity: identity, configuration: configuration)
         self.admin = AdminService(store: store, identity: identity, push: push)
         self.users = UserService(store: store, identity: identity, configuration: configuration)
-        self.shares = ShareService(store: store, configuration: configuration, push: push)
+        self.shares = ShareService(store: store, configuration: configuration, push: push, assets: assets)
         self.subscriptions = SubscriptionService(
             store: store, access: access, schema: schemaCache, configuration: configuration, cache: push.subscriptions
         )

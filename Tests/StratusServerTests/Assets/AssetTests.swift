@@ -181,6 +181,10 @@ import Testing
             var root = try #require(try await server.lookup(["root"], zone: "Trips").first?.record)
             root.fields?["photo"] = Field(.asset(uploaded), type: .assetID)
             #expect(try await server.modify([RecordOperation(.update, root)], zone: "Trips").first?.record != nil)
+            // The invitation's root record carries the photo's URL too (records/resolve, shouldFetchRootRecord).
+            let resolved = try await server.resolve(try #require(share.shortGUID), as: "bob")
+            guard case .asset(let invited)? = resolved.value?.rootRecord?.fields?["photo"]?.value else { throw TestFailure("\(resolved)") }
+            #expect(invited.downloadURL != nil)
             _ = try await server.accept(try #require(share.shortGUID), as: "bob")
             let bobs = try #require(try await server.photo(of: "root", database: "shared", owner: server.userRecordName("alice"), as: "bob"))
             let downloaded = try await server.download(try #require(bobs.downloadURL))
