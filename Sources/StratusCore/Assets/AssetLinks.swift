@@ -10,8 +10,8 @@ struct AssetLinks: Sendable {
     let expires: Int64
 
     /// The download URL of one blob.
-    func url(checksum: String, size: Int64) -> String {
-        "\(origin)/stratus/v1/assets/download/\(signer.sign(DownloadTicket(checksum: checksum, size: size, expires: expires), for: .download))"
+    func url(checksum: String) -> String {
+        "\(origin)/stratus/v1/assets/download/\(signer.sign(DownloadTicket(checksum: checksum, expires: expires), for: .download))"
     }
 
     /// The fields with a `downloadURL` on every asset; fields without assets are returned as they are.
@@ -21,7 +21,7 @@ struct AssetLinks: Sendable {
         for (name, field) in fields where field.type.isAsset {
             let value = field.value.mappingAssets { asset in
                 var asset = asset.stored
-                if let checksum = asset.fileChecksum { asset.downloadURL = url(checksum: checksum, size: asset.size ?? 0) }
+                if let checksum = asset.fileChecksum { asset.downloadURL = url(checksum: checksum) }
                 return asset
             }
             decorated[name] = Field(value, type: field.type)

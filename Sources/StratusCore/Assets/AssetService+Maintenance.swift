@@ -54,7 +54,7 @@ extension AssetService {
                         id: upload.uploadID, owner: user, container: upload.container, environment: upload.environment,
                         checksum: checksum, size: upload.size, expires: now + configuration.assetReceiptSeconds * 1000
                     ), for: .receipt)
-                    value.downloadURL = links.url(checksum: checksum, size: upload.size)
+                    value.downloadURL = links.url(checksum: checksum)
                     return value
                 }
                 for upload in uploads { try await store.recordUpload(upload) {} }

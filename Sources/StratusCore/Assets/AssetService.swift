@@ -139,8 +139,11 @@ public struct AssetService: Sendable {
             throw CoreError.badRequest("the download URL has expired: fetch the record again for a new one")
         }
         let path = blobs.path(of: ticket.checksum)
-        guard FileManager.default.fileExists(atPath: path) else { throw CoreError(.notFound, "the asset is no longer stored") }
-        return (path, ticket.size, ticket.checksum)
+        // The file's own size: a record's `size` is what a client sent back, not a fact.
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber else {
+            throw CoreError(.notFound, "the asset is no longer stored")
+        }
+        return (path, size.int64Value, ticket.checksum)
     }
 
     /// What fetched records need to carry download URLs for a request.

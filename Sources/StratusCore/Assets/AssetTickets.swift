@@ -79,6 +79,5 @@ struct AssetReceipt: Codable, Sendable {
 /// What a download URL grants: reading one blob until `expires`.
 struct DownloadTicket: Codable, Sendable {
     var checksum: String
-    var size: Int64
     var expires: Int64
 }

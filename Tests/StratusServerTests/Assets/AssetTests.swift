@@ -112,6 +112,12 @@ import Testing
             #expect(kept.first?.record != nil)
             let copied = try await server.modify([Photos.save("faro", photo: fetched)], zone: "Trips")
             #expect(copied.first?.error?.serverErrorCode == .badRequest)
+            // A size sent back wrong changes nothing about what is served: downloads use the bytes' own length.
+            var resized = fetched
+            resized.size = 999_999_999
+            _ = try await server.modify([Photos.save("lisbon", photo: resized, operation: .forceUpdate)], zone: "Trips")
+            let served = try await server.download(try #require(try await server.photo(of: "lisbon")?.downloadURL))
+            #expect(served.headers[.contentLength] == "10000" && served.body.readableBytes == 10_000)
 
             let late = try await server.upload(Photos.bytes(10_000, seed: 2))
             offset.withLock { $0 = 25 * 3600 * 1000 }
