@@ -33,46 +33,16 @@ struct LoadRunner {
     private func loop(
         concurrency: Int, duration: Duration, makeRequest: @escaping @Sendable (Int, Int) -> HTTPClientRequest, sequenceBase: Int
     ) async throws -> Result {
-        let start = ContinuousClock.now
-        let deadline = start + duration
         let client = self.client
-        let partials = try await withThrowingTaskGroup(of: Result.self) { group in
-            for worker in 0..<concurrency {
-                group.addTask {
-                    var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
-                    var requests = 0
-                    var failures = 0
-                    var sequence = sequenceBase
-                    while ContinuousClock.now < deadline {
-                        let request = makeRequest(worker, sequence)
-                        sequence += 1
-                        let sent = ContinuousClock.now
-                        let response = try await client.execute(request, timeout: .seconds(60))
-                        _ = try await response.body.collect(upTo: 64 << 20)
-                        let elapsed = ContinuousClock.now - sent
-                        _ = histogram.record(UInt64(max(1, elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000)))
-                        requests += 1
-                        if response.status != .ok { failures += 1 }
-                    }
-                    return Result(requests: requests, failures: failures, seconds: 0, histogram: histogram)
-                }
+        return try await timedLoop(concurrency: concurrency, duration: duration, sequenceBase: sequenceBase) { worker, sequence in
+            // The request is made before the clock starts: only the exchange is timed.
+            let request = makeRequest(worker, sequence)
+            return {
+                let response = try await client.execute(request, timeout: .seconds(60))
+                _ = try await response.body.collect(upTo: 64 << 20)
+                return response.status == .ok
             }
-            var all: [Result] = []
-            for try await partial in group { all.append(partial) }
-            return all
         }
-        let elapsed = ContinuousClock.now - start
-        var total = Result(
-            requests: 0, failures: 0,
-            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-            histogram: Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
-        )
-        for partial in partials {
-            total.requests += partial.requests
-            total.failures += partial.failures
-            total.histogram.add(partial.histogram)
-        }
-        return total
     }
 }
 
@@ -82,17 +52,31 @@ extension LoadRunner {
     func loop(
         concurrency: Int, duration: Duration, exchange: @escaping @Sendable (_ worker: Int, _ sequence: Int) async throws -> Bool
     ) async throws -> Result {
-        let deadline = ContinuousClock.now + duration
+        try await timedLoop(concurrency: concurrency, duration: duration, sequenceBase: 0) { worker, sequence in
+            { try await exchange(worker, sequence) }
+        }
+    }
+
+    /// `concurrency` workers, each preparing an exchange (untimed), timing it, and starting the
+    /// next until `duration` is over; latencies (µs) go into one histogram.
+    fileprivate func timedLoop(
+        concurrency: Int, duration: Duration, sequenceBase: Int,
+        prepare: @escaping @Sendable (_ worker: Int, _ sequence: Int) -> @Sendable () async throws -> Bool
+    ) async throws -> Result {
         let start = ContinuousClock.now
+        let deadline = start + duration
         let partials = try await withThrowingTaskGroup(of: Result.self) { group in
             for worker in 0..<concurrency {
                 group.addTask {
                     var histogram = Histogram<UInt64>(highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: .three)
                     var requests = 0
                     var failures = 0
+                    var sequence = sequenceBase
                     while ContinuousClock.now < deadline {
+                        let exchange = prepare(worker, sequence)
+                        sequence += 1
                         let sent = ContinuousClock.now
-                        let succeeded = try await exchange(worker, requests)
+                        let succeeded = try await exchange()
                         let elapsed = ContinuousClock.now - sent
                         _ = histogram.record(UInt64(max(1, elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000)))
                         requests += 1
