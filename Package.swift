@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "stratus-bench", targets: ["stratus-bench"]),
         .library(name: "StratusModel", targets: ["StratusModel"]),
         .library(name: "StratusServer", targets: ["StratusServer"]),
+        .library(name: "StratusConsole", targets: ["StratusConsole"]),
         .library(name: "StratusKit", targets: ["StratusKit"]),
     ],
     dependencies: [
@@ -81,10 +82,25 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "StratusConsole",
+            dependencies: [
+                "StratusModel",
+                "StratusCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "stratus",
             dependencies: [
                 "StratusServer",
+                "StratusConsole",
                 "StratusFuzz",
                 "StratusKit",
                 "StratusCore",
@@ -170,6 +186,7 @@ let package = Package(
             name: "StratusServerTests",
             dependencies: [
                 "StratusServer",
+                "StratusConsole",
                 "StratusCore",
                 "StratusStore",
                 "StratusModel",

@@ -6,13 +6,14 @@ import StratusCore
 
 /// The Stratus HTTP application over Core's services, listening on `host:port` (port 0 picks a
 /// free one): what `stratus serve` runs and what every test starts. `onListening` runs once the
-/// port is bound, with the port actually bound.
+/// port is bound, with the port actually bound; `mount` adds a peer target's routes (the console).
 public func buildApplication(
     _ services: StratusServices, host: String, port: Int, options: HTTPOptions = HTTPOptions(), logger: Logger,
-    onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    onListening: @escaping @Sendable (Int) async -> Void = { _ in },
+    mount: (Router<StratusRequestContext>) -> Void = { _ in }
 ) -> some ApplicationProtocol {
     Application(
-        router: buildRouter(services, options: options),
+        router: buildRouter(services, options: options, mount: mount),
         server: .http1(configuration: .init(idleTimeout: TimeAmount(options.idleTimeout))),
         configuration: .init(
             address: .hostname(host, port: port), serverName: "Stratus",

@@ -7,8 +7,11 @@ import StratusModel
 /// Router-level middleware comes first (request ID, CORS, access log, errors, the body deadline: middleware
 /// covers only the routes added after it), then CKWS under
 /// `/database/1/{container}/{environment}/{database}/` behind credential resolution, then
-/// Stratus's own endpoints under `/stratus/v1/`.
-public func buildRouter(_ services: StratusServices, options: HTTPOptions = HTTPOptions()) -> Router<StratusRequestContext> {
+/// Stratus's own endpoints under `/stratus/v1/`. `mount` adds routes of a peer target (the
+/// console) after the body deadline, before the 405 answers are worked out.
+public func buildRouter(
+    _ services: StratusServices, options: HTTPOptions = HTTPOptions(), mount: (Router<StratusRequestContext>) -> Void = { _ in }
+) -> Router<StratusRequestContext> {
     let router = Router(context: StratusRequestContext.self)
     let limits = services.configuration.limits
     router.add(middleware: RequestIDMiddleware())
@@ -64,6 +67,7 @@ public func buildRouter(_ services: StratusServices, options: HTTPOptions = HTTP
     ServerKeyRoutes(serverKeys: services.serverKeys, limit: limits.requestBytes).register(on: admin)
     AssetCollectionRoutes(assets: services.assets, limit: limits.requestBytes).register(on: admin)
     ServerMetrics.register(on: router)
+    mount(router)
     MethodNotAllowedRoutes.register(on: router)
     return router
 }

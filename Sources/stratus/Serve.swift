@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import StratusConsole
 import StratusCore
 import StratusModel
 import StratusServer
@@ -55,6 +56,7 @@ struct Serve: AsyncParsableCommand {
         )
         // The port is bound before anything is seeded or printed: a port in use fails at once.
         let dev = self.dev
+        let console = try Console(services: services)
         let app = buildApplication(services, host: host, port: port, options: options, logger: logger) { boundPort in
             do {
                 if dev {
@@ -68,7 +70,7 @@ struct Serve: AsyncParsableCommand {
                 Serve.say("stratus: cannot prepare the data directory: \(error)")
                 Foundation.exit(1)
             }
-        }
+        } mount: { console.register(on: $0) }
         try await app.runService()
     }
 

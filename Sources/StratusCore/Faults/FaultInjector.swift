@@ -19,9 +19,14 @@ public final class FaultInjector: Sendable {
     }
 
     private let state: Mutex<State>
+    /// Where fired faults are recorded (the admin activity feed), stamped with `now`.
+    private let activity: ActivityLog?
+    private let now: @Sendable () -> Int64
 
-    public init(buggify: BuggifySetting? = nil) {
+    public init(buggify: BuggifySetting? = nil, activity: ActivityLog? = nil, now: @escaping @Sendable () -> Int64 = { 0 }) {
         state = Mutex(State(buggify: buggify))
+        self.activity = activity
+        self.now = now
     }
 
     /// Whether any rule could fire and whether one needs the request body; one lock, no allocation.
@@ -80,6 +85,21 @@ public final class FaultInjector: Sendable {
     /// The fault that fires for this request, if any: counts the match on every rule that
     /// matches until one fires, then buggify's draw.
     public func decide(_ request: FaultedRequest) -> FiredFault? {
+        let fired = draw(request)
+        if let fired, let activity {
+            activity.record(ActivityEntry(
+                time: now(), kind: .fault, container: request.database.container, environment: request.database.environment,
+                database: request.database.scope, userRecordName: request.userRecordName,
+                zoneID: request.zoneNames.first.map {
+                    ZoneID(zoneName: $0, ownerRecordName: request.database.scope == .private ? request.userRecordName : nil)
+                },
+                endpoint: request.endpoint, faultID: fired.faultID, effect: fired.action.summary
+            ))
+        }
+        return fired
+    }
+
+    private func draw(_ request: FaultedRequest) -> FiredFault? {
         state.withLock { state in
             for index in state.rules.indices where !state.rules[index].retired {
                 let rule = state.rules[index]
@@ -120,6 +140,18 @@ public final class FaultInjector: Sendable {
             guard (0...120_000).contains(milliseconds) else { throw CoreError.badRequest("action.latencyMs must be 0 to 120000") }
         case .dropResponseAfterCommit:
             break
+        }
+    }
+}
+
+extension FaultAction {
+    /// What the fault did, in a few words (the activity feed's `effect`).
+    public var summary: String {
+        switch self {
+        case .error(let code, let retryAfter): retryAfter.map { "\(code.rawValue), retry after \($0) s" } ?? code.rawValue
+        case .itemError(let code): "\(code.rawValue) on matching records"
+        case .latency(let milliseconds): "answered \(milliseconds) ms late"
+        case .dropResponseAfterCommit: "committed, then dropped the answer"
         }
     }
 }

@@ -125,6 +125,16 @@ public struct IdentityService: Sendable {
         return AccountInfo(account)
     }
 
+    /// Every account, by email, at most `limit` (the admin API and the console list them).
+    public func accounts(limit: Int) async throws(CoreError) -> [AccountInfo] {
+        do { return try await store.allAccounts(limit: limit).map(AccountInfo.init) } catch { throw CoreError(error) }
+    }
+
+    /// Container identifiers, in order, at most `limit`.
+    public func containers(limit: Int) async throws(CoreError) -> [String] {
+        do { return try await store.containers(limit: limit) } catch { throw CoreError(error) }
+    }
+
     /// The account with this user record name or email.
     public func account(userRecordName: String? = nil, email: String? = nil) async throws(CoreError) -> AccountInfo? {
         do {

@@ -18,22 +18,27 @@ public final class PushDispatcher: Sendable {
     let subscriptions: SubscriptionCache
     /// The newest notifications per feed, for polls woken together.
     let recent = RecentFeeds()
+    /// Every commit published, with the notifications it produced (the admin activity feed).
+    public let activity: ActivityLog
+    private let now: @Sendable () -> Int64
     private let queue = EventQueue()
     private let signal: AsyncStream<Void>.Continuation
 
     public init(
         store: any PushStore & ShareStore & RecordStore, hub: any NotificationHub = LocalNotificationHub(),
         retention: NotificationRetention = NotificationRetention(), now: @escaping @Sendable () -> Int64,
-        logger: Logger = Logger(label: "stratus.push")
+        activity: ActivityLog = ActivityLog(), logger: Logger = Logger(label: "stratus.push")
     ) {
         let (stream, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         self.hub = hub
+        self.activity = activity
+        self.now = now
         let subscriptions = SubscriptionCache(store: store)
         self.subscriptions = subscriptions
         self.signal = signal
         let worker = Worker(
             planner: NotificationPlanner(store: store, subscriptions: subscriptions), store: store, subscriptions: subscriptions,
-            recent: recent, hub: hub, retention: retention, now: now, logger: logger
+            recent: recent, hub: hub, activity: activity, retention: retention, now: now, logger: logger
         )
         let queue = self.queue
         Task {
@@ -45,18 +50,36 @@ public final class PushDispatcher: Sendable {
 
     deinit { signal.finish() }
 
-    /// Queues a committed change for delivery; returns at once.
+    /// Queues a committed change for delivery; returns at once. The worker records it in the
+    /// activity log once it knows the notifications it produced.
     public func publish(_ event: CommitEvent?) {
         guard let event else { return }
-        queue.pending.withLock { $0.append(event) }
+        let published = Published(event: event, time: now())
+        queue.pending.withLock { $0.append(published) }
         signal.yield()
+    }
+
+    /// A change published, and when.
+    private struct Published: Sendable {
+        var event: CommitEvent
+        var time: Int64
+
+        func activity(notifications: Int) -> ActivityEntry {
+            let database = event.zone.database
+            return ActivityEntry(
+                time: time, kind: .commit, container: database.container, environment: database.environment, database: database.scope,
+                userRecordName: event.author, deviceID: event.originDevice,
+                zoneID: ZoneID(zoneName: event.zone.name, ownerRecordName: database.owner), recordNames: event.touched.sorted(),
+                notifications: notifications
+            )
+        }
     }
 
     /// Changes published and not yet delivered.
     private final class EventQueue: Sendable {
-        let pending = Mutex<[CommitEvent]>([])
+        let pending = Mutex<[Published]>([])
 
-        func takeAll() -> [CommitEvent] {
+        func takeAll() -> [Published] {
             pending.withLock { pending in
                 defer { pending.removeAll(keepingCapacity: true) }
                 return pending
@@ -86,21 +109,26 @@ public final class PushDispatcher: Sendable {
         let subscriptions: SubscriptionCache
         let recent: RecentFeeds
         let hub: any NotificationHub
+        let activity: ActivityLog
         let retention: NotificationRetention
         let now: @Sendable () -> Int64
         let logger: Logger
 
-        func deliver(_ events: [CommitEvent]) async {
+        func deliver(_ published: [Published]) async {
             var notifications: [NewNotification] = []
             var fired: [StoredSubscription] = []
-            for event in events {
+            for item in published {
+                let event = item.event
+                var produced: [NewNotification] = []
+                defer { activity.record(item.activity(notifications: produced.count)) }
                 do {
                     let planned = try await planner.plan(event, now: now())
                     // A fires-once subscription fires for the first of the drained changes only.
                     let retired = Set(fired.map { OnceKey($0.subscriber, $0.subscription.subscriptionID) })
-                    notifications += planned.notifications.filter { item in
+                    produced = planned.notifications.filter { item in
                         !retired.contains(OnceKey(item.recipient, item.notification))
                     }
+                    notifications += produced
                     fired += planned.fired.filter { !retired.contains(OnceKey($0.subscriber, $0.subscription.subscriptionID)) }
                 } catch {
                     logger.error("push: cannot match a change to subscriptions", metadata: ["zone": "\(event.zone.name)", "error": "\(error)"])
@@ -137,7 +165,7 @@ public final class PushDispatcher: Sendable {
             } catch {
                 logger.error("push: cannot retire fired-once subscriptions", metadata: ["error": "\(error)"])
             }
-            logger.debug("push: delivered", metadata: ["changes": "\(events.count)", "notifications": "\(notifications.count)"])
+            logger.debug("push: delivered", metadata: ["changes": "\(published.count)", "notifications": "\(notifications.count)"])
         }
     }
 }

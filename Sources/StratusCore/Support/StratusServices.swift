@@ -21,6 +21,8 @@ public struct StratusServices: Sendable {
     public let push: PushDispatcher
     /// Fault rules and buggify, consulted by the server on every CKWS request.
     public let faults: FaultInjector
+    /// The newest commits and fired faults (admin `activity`, the console's timeline).
+    public let activity: ActivityLog
     /// Asset uploads, downloads, rereference and collection.
     public let assets: AssetService
     public let configuration: CoreConfiguration
@@ -39,7 +41,9 @@ public struct StratusServices: Sendable {
         }
         let assets = AssetService(store: store, blobs: blobStore, access: access, configuration: configuration, keys: AssetKeys())
         self.assets = assets
-        let push = PushDispatcher(store: store, hub: hub, now: configuration.now)
+        let activity = ActivityLog()
+        self.activity = activity
+        let push = PushDispatcher(store: store, hub: hub, now: configuration.now, activity: activity)
         self.push = push
         let defaultZones = DefaultZones(store: store)
         let schemaCache = SchemaCache(store: store)
@@ -64,7 +68,7 @@ public struct StratusServices: Sendable {
             store: store, access: access, schema: schemaCache, configuration: configuration, cache: push.subscriptions
         )
         self.pushTokens = PushTokenService(store: store, hub: hub, recent: push.recent, pacing: TokenPacing(), configuration: configuration)
-        self.faults = FaultInjector(buggify: configuration.buggify)
+        self.faults = FaultInjector(buggify: configuration.buggify, activity: activity, now: configuration.now)
         self.configuration = configuration
     }
 }

@@ -4,6 +4,18 @@ public struct CreateContainerRequest: Sendable, Hashable, Codable {
     public init(identifier: String) { self.identifier = identifier }
 }
 
+/// The answer to `GET /stratus/v1/admin/containers`: every container identifier, in order.
+public struct ContainersResponse: Sendable, Hashable, Codable {
+    public var containers: [String]
+    public init(containers: [String]) { self.containers = containers }
+}
+
+/// The answer to `GET /stratus/v1/admin/accounts`: every account, by email.
+public struct AccountsResponse: Sendable, Hashable, Codable {
+    public var accounts: [AccountInfo]
+    public init(accounts: [AccountInfo]) { self.accounts = accounts }
+}
+
 /// `POST /stratus/v1/admin/api-tokens`: mint an API token for a container environment.
 public struct CreateAPITokenRequest: Sendable, Hashable, Codable {
     public var container: String

@@ -3,14 +3,18 @@ import StratusCore
 import StratusModel
 
 /// Provisioning and operator actions under `/stratus/v1/admin/` (admin token required):
-/// containers, API tokens, accounts, web auth tokens, zone and database compaction, the schema and its indexes.
+/// containers, API tokens, accounts, web auth tokens, zone and database compaction, the schema and its indexes,
+/// and the activity feed (commits and fired faults, newest first).
 struct AdminRoutes {
     let services: StratusServices
 
     private var limit: Int { services.configuration.limits.requestBytes }
 
     func register(on group: RouterGroup<StratusRequestContext>) {
+        group.get("containers", use: listContainers)
         group.post("containers", use: createContainer)
+        group.get("accounts", use: listAccounts)
+        group.get("activity", use: activity)
         group.post("api-tokens", use: createAPIToken)
         group.post("accounts", use: createAccount)
         group.post("accounts/update", use: updateAccount)
@@ -20,6 +24,36 @@ struct AdminRoutes {
         group.post("schema/show", use: showSchema)
         group.post("schema/indexes", use: changeIndex)
         group.post("schema/deploy", use: deploySchema)
+    }
+
+    @Sendable private func listContainers(_ request: Request, context: StratusRequestContext) async throws -> Response {
+        try JSONBody.response(ContainersResponse(containers: try await services.identity.containers(limit: Self.listLimit)))
+    }
+
+    @Sendable private func listAccounts(_ request: Request, context: StratusRequestContext) async throws -> Response {
+        try JSONBody.response(AccountsResponse(accounts: try await services.identity.accounts(limit: Self.listLimit)))
+    }
+
+    /// At most this many containers or accounts in a listing.
+    static let listLimit = 1_000
+
+    @Sendable private func activity(_ request: Request, context: StratusRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let after = try Self.integer(query.get("after"), name: "after", range: 0...Int64.max) ?? 0
+        let limit = try Self.integer(query.get("limit"), name: "limit", range: 1...500) ?? 100
+        let filter = ActivityLog.Filter(
+            container: query.get("container"), userRecordName: query.get("userRecordName"), zoneName: query.get("zoneName"),
+            after: after, limit: Int(limit)
+        )
+        return try JSONBody.response(services.activity.entries(filter))
+    }
+
+    private static func integer(_ text: String?, name: String, range: ClosedRange<Int64>) throws -> Int64? {
+        guard let text else { return nil }
+        guard let value = Int64(text), range.contains(value) else {
+            throw CoreError.badRequest("\(name) must be an integer from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
     }
 
     @Sendable private func createContainer(_ request: Request, context: StratusRequestContext) async throws -> Response {

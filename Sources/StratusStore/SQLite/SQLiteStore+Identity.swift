@@ -17,6 +17,12 @@ extension SQLiteStore {
         }
     }
 
+    public func containers(limit: Int) async throws(StoreError) -> [String] {
+        try await read { db in
+            try String.fetchAll(db, sql: "SELECT identifier FROM containers ORDER BY identifier LIMIT ?", arguments: [limit])
+        }
+    }
+
     public func addAPIToken(hash: String, container: String, environment: ContainerEnvironment) async throws(StoreError) {
         try await write { db in
             try db.execute(

@@ -73,6 +73,8 @@ extension RecordStore {
 public protocol IdentityStore: Sendable {
     func createContainer(_ identifier: String) async throws(StoreError)
     func containerExists(_ identifier: String) async throws(StoreError) -> Bool
+    /// Container identifiers, in order, at most `limit` (the console lists them).
+    func containers(limit: Int) async throws(StoreError) -> [String]
     func addAPIToken(hash: String, container: String, environment: ContainerEnvironment) async throws(StoreError)
     func apiToken(hash: String) async throws(StoreError) -> StoredAPIToken?
     /// - Throws: ``StoreError/Kind/duplicate`` when the email is taken.

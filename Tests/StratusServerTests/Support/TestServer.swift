@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import NIOFoundationCompat
+import StratusConsole
 import StratusCore
 import StratusModel
 import StratusServer
@@ -44,7 +45,8 @@ struct TestServer {
         let credentials = try await DevSeeder(identity: services.identity).seed(previous: previous, serverURL: "http://127.0.0.1")
         var logger = Logger(label: "stratus-test")
         logger.logLevel = .warning
-        let app = buildApplication(services, host: "127.0.0.1", port: 0, options: http, logger: logger)
+        let console = try Console(services: services)
+        let app = buildApplication(services, host: "127.0.0.1", port: 0, options: http, logger: logger, mount: { console.register(on: $0) })
         return try await app.test(.live) { client in
             try await body(TestServer(client: client, credentials: credentials, blobDirectory: blobDirectory))
         }

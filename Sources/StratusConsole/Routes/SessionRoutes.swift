@@ -1,0 +1,70 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import StratusCore
+import StratusModel
+
+/// Signing in and out, the home page, and the console's static files.
+struct SessionRoutes: Sendable {
+    let console: Console
+
+    func register<Context: RequestContext>(on group: RouterGroup<Context>) {
+        group.get("", use: home)
+        group.post("sign-in", use: signIn)
+        group.post("sign-out", use: signOut)
+        group.get("static/console.css") { _, _ in Self.file(ConsoleStatic.css, type: "text/css; charset=UTF-8") }
+        group.get("static/console.js") { _, _ in Self.file(ConsoleStatic.script, type: "text/javascript; charset=UTF-8") }
+    }
+
+    /// Signed out: the sign-in form. Signed in: the accounts of a container.
+    @Sendable private func home<Context: RequestContext>(_ request: Request, context: Context) async throws -> Response {
+        guard let signedIn = try await console.consoleRequest(request, context) else {
+            return ConsoleViews.html(console.views.render("signIn", ["title": "Sign in", "signedOut": request.uri.query == "signed-out"]))
+        }
+        do {
+            return try await BrowseRoutes(console: console).home(signedIn)
+        } catch {
+            let chrome = console.chrome(signedIn, place: nil)
+            return console.views.page("message", title: "Not possible", ["message": ConsoleFailure.from(error).message], chrome: chrome)
+        }
+    }
+
+    /// The admin token, checked, becomes a session; the token itself goes no further than memory.
+    @Sendable private func signIn<Context: RequestContext>(_ request: Request, context: Context) async throws -> Response {
+        let body = try await request.body.collect(upTo: console.services.configuration.limits.requestBytes)
+        let token = FormFields(String(buffer: body))["adminToken"] ?? ""
+        var valid = false
+        if !token.isEmpty {
+            do { valid = try await console.services.identity.isAdmin(token: token) } catch { valid = false }
+        }
+        guard valid else {
+            context.logger.notice("console: sign-in refused")
+            let page = console.views.render("signIn", ["title": "Sign in", "error": "That is not an admin token of this server."])
+            return ConsoleViews.html(page, status: .unauthorized)
+        }
+        let session = console.sessions.open(adminToken: token)
+        context.logger.info("console: signed in")
+        var response = Console.redirect("/console")
+        response.setCookie(Cookie(
+            name: ConsoleSessions.cookieName, value: session.id, path: "/console", httpOnly: true, sameSite: .strict
+        ))
+        return response
+    }
+
+    @Sendable private func signOut<Context: RequestContext>(_ request: Request, context: Context) async throws -> Response {
+        if let signedIn = try await console.consoleRequest(request, context) {
+            console.sessions.close(signedIn.session.id)
+        }
+        var response = Console.redirect("/console?signed-out")
+        response.setCookie(Cookie(name: ConsoleSessions.cookieName, value: "", maxAge: 0, path: "/console", httpOnly: true, sameSite: .strict))
+        return response
+    }
+
+    private static func file(_ text: String, type: String) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"], body: .init(byteBuffer: ByteBuffer(string: text))
+        )
+    }
+}

@@ -1,0 +1,29 @@
+import StratusCore
+import StratusModel
+
+/// The fault check every CKWS request passes (the server's fault middleware), made for the
+/// console's own actions: a rule for THROTTLED on records/modify fails the console's save as it
+/// would fail a device's, and fires in the timeline.
+extension StratusServices {
+    /// Fails with the injected error, waits out injected latency, or hands back an item fault for records/modify.
+    func faultCheck(_ place: Place, endpoint: String, recordTypes: [String] = []) async throws -> ItemFault? {
+        let database = DatabaseRef(container: place.container, environment: place.environment, scope: place.scope ?? .private)
+        let request = FaultedRequest(
+            database: database, endpoint: endpoint, userRecordName: place.user, zoneNames: place.zone.map { [$0] } ?? [],
+            recordTypes: recordTypes
+        )
+        guard faults.readiness.armed, let fired = faults.decide(request) else { return nil }
+        switch fired.action {
+        case .error(let code, let retryAfter):
+            throw CoreError(code, "injected by fault rule \(fired.faultID)", retryAfter: retryAfter)
+        case .itemError(let code):
+            return ItemFault(faultID: fired.faultID, code: code, recordType: fired.recordType)
+        case .latency(let milliseconds):
+            try await Task.sleep(for: .milliseconds(milliseconds))
+            return nil
+        case .dropResponseAfterCommit:
+            // A browser has no connection to drop mid-answer: the action goes through.
+            return nil
+        }
+    }
+}

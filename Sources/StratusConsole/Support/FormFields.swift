@@ -1,0 +1,53 @@
+import Foundation
+
+/// The fields of a form: a URL's query or an `application/x-www-form-urlencoded` body (`+` is a
+/// space). A repeated name keeps its first value.
+struct FormFields: Sendable {
+    private var values: [String: String] = [:]
+
+    init(_ encoded: String?) {
+        guard let encoded, !encoded.isEmpty else { return }
+        var components = URLComponents()
+        components.percentEncodedQuery = encoded.replacingOccurrences(of: "+", with: "%20")
+        for item in components.queryItems ?? [] where values[item.name] == nil { values[item.name] = item.value ?? "" }
+    }
+
+    /// The field's value, trimmed; `nil` when missing or empty.
+    subscript(_ name: String) -> String? {
+        guard let value = values[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// The field's value as sent (a text area keeps its spaces).
+    func raw(_ name: String) -> String? { values[name] }
+
+    /// The field's value, or a readable refusal naming the field's label.
+    func required(_ name: String, label: String) throws(ConsoleFailure) -> String {
+        guard let value = self[name] else { throw ConsoleFailure("Fill in \(label).") }
+        return value
+    }
+
+    /// Every field name the form sent.
+    var names: [String] { values.keys.sorted() }
+
+    /// Whether a checkbox was ticked.
+    func isOn(_ name: String) -> Bool { values[name] != nil && values[name] != "off" }
+}
+
+/// Form fields for building links: percent-encodes one query component.
+enum QueryText {
+    static func encode(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+
+    /// `a=b&c=d` from pairs, skipping `nil` values.
+    static func join(_ pairs: [(String, String?)]) -> String {
+        pairs.compactMap { key, value in value.map { "\(key)=\(encode($0))" } }.joined(separator: "&")
+    }
+
+    private static let allowed: CharacterSet = {
+        var set = CharacterSet.alphanumerics
+        set.insert(charactersIn: "-._~")
+        return set
+    }()
+}

@@ -1,0 +1,69 @@
+/// Templates of the operator's pages: schema, faults, accounts and tokens.
+enum ControlTemplates {
+    static let all: [(String, String)] = [
+        ("schema", """
+            <p>Showing {{#isDevelopment}}development{{/isDevelopment}}{{^isDevelopment}}production{{/isDevelopment}}. <a href="{{other}}">Show {{otherName}}</a></p>
+            {{^recordTypes}}<p>No record types yet: development learns them from the records saved.</p>{{/recordTypes}}
+            {{#recordTypes}}<h2>{{name}}</h2><div class="scroll"><table><thead><tr><th scope="col">Field</th><th scope="col">Type</th>
+            <th scope="col">Indexes</th></tr></thead><tbody>{{#fields}}<tr><td>{{name}}</td><td>{{type}}</td><td>{{indexes}}</td></tr>{{/fields}}
+            </tbody></table></div>{{/recordTypes}}
+            <form method="post" action="{{action}}"><fieldset><legend>Add an index</legend>
+            <input type="hidden" name="formToken" value="{{formToken}}"><input type="hidden" name="back" value="{{back}}">
+            <div class="row"><div><label for="indexType">Record type</label><input id="indexType" name="recordType" required></div>
+            <div><label for="indexField">Field</label><input id="indexField" name="field" required></div>
+            <div><label for="indexKind">Index</label><select id="indexKind" name="index">{{#kinds}}<option>{{kind}}</option>{{/kinds}}</select></div>
+            <div><button type="submit" name="operation" value="add">Add index</button></div></div></fieldset></form>
+            {{#isDevelopment}}<form method="post" action="{{action}}"><input type="hidden" name="formToken" value="{{formToken}}">
+            <input type="hidden" name="back" value="{{back}}">
+            <p><button type="submit" name="operation" value="deploy">Deploy the development schema to production</button></p></form>{{/isDevelopment}}
+            """),
+        ("faults", """
+            {{#buggify}}<p>Buggify: {{buggify}}</p>{{/buggify}}
+            <h2>Rules</h2>{{^rules}}<p>No fault rules.</p>{{/rules}}
+            <div class="scroll"><table><thead><tr><th scope="col">Rule</th><th scope="col">Matches</th><th scope="col">Does</th>
+            <th scope="col">Limits</th><th scope="col">Matched</th><th scope="col">Fired</th><th scope="col"></th></tr></thead><tbody>
+            {{#rules}}<tr><td>{{faultID}}{{#retired}} <span class="tag">retired</span>{{/retired}}</td><td>{{match}}</td><td>{{action}}</td><td>{{limits}}</td>
+            <td>{{matched}}</td><td>{{fired}}</td><td><form method="post" action="{{postPath}}" class="inline">
+            <input type="hidden" name="formToken" value="{{formToken}}"><input type="hidden" name="back" value="{{back}}">
+            <input type="hidden" name="faultID" value="{{faultID}}"><button type="submit" name="operation" value="remove">Remove {{faultID}}</button></form></td></tr>{{/rules}}
+            </tbody></table></div>
+            <form method="post" action="{{postPath}}"><fieldset><legend>Add a fault rule</legend>
+            <input type="hidden" name="formToken" value="{{formToken}}"><input type="hidden" name="back" value="{{back}}">
+            <div class="row"><div><label for="effect">Effect</label><select id="effect" name="effect"><option value="error">Fail the request</option>
+            <option value="itemError">Fail matching records</option><option value="latency">Answer late</option>
+            <option value="drop">Commit, then drop the answer</option></select></div>
+            <div><label for="code">Error code</label><select id="code" name="code">{{#codes}}<option>{{code}}</option>{{/codes}}</select></div>
+            <div><label for="retryAfter">Retry after (s)</label><input id="retryAfter" name="retryAfter" inputmode="numeric"></div>
+            <div><label for="latencyMs">Latency (ms)</label><input id="latencyMs" name="latencyMs" inputmode="numeric"></div></div>
+            <div class="row"><div><label for="endpoint">Endpoint</label><input id="endpoint" name="endpoint" placeholder="records/modify"></div>
+            <div><label for="faultDatabase">Database</label><select id="faultDatabase" name="database"><option value="">Any</option>
+            <option>private</option><option>shared</option><option>public</option></select></div>
+            <div><label for="faultAccount">Account</label><select id="faultAccount" name="account"><option value="">Any</option>
+            {{#accounts}}<option value="{{value}}">{{label}}</option>{{/accounts}}</select></div>
+            <div><label for="faultZone">Zone</label><input id="faultZone" name="zone"></div>
+            <div><label for="faultType">Record type</label><input id="faultType" name="recordType"></div></div>
+            <div class="row"><div><label for="count">Fire this many times</label><input id="count" name="count" inputmode="numeric"></div>
+            <div><label for="probability">Probability (0–1)</label><input id="probability" name="probability" inputmode="decimal"></div>
+            <div><button type="submit" name="operation" value="add">Add rule</button></div></div></fieldset></form>
+            <form method="post" action="{{postPath}}"><input type="hidden" name="formToken" value="{{formToken}}"><input type="hidden" name="back" value="{{back}}">
+            <p><button type="submit" name="operation" value="clear" class="danger">Clear every rule</button></p></form>
+            """),
+        ("accounts", """
+            <ul>{{#accounts}}<li><a href="{{href}}">{{label}}</a> <span class="mono hint">{{value}}</span></li>{{/accounts}}</ul>
+            <form method="post" action="{{action}}"><fieldset><legend>Create an account</legend>
+            <input type="hidden" name="formToken" value="{{formToken}}"><input type="hidden" name="back" value="{{back}}">
+            <div class="row"><div><label for="email">Email</label><input id="email" name="email" type="email" required></div>
+            <div><label for="givenName">Given name</label><input id="givenName" name="givenName"></div>
+            <div><label for="familyName">Family name</label><input id="familyName" name="familyName"></div>
+            <div><label for="password">Sign-in password (optional)</label><input id="password" name="password" type="password" autocomplete="new-password"></div></div>
+            <p><label class="check"><input type="checkbox" name="discoverable"> Discoverable by others</label></p>
+            <p><button type="submit" name="operation" value="create">Create account</button></p></fieldset></form>
+            <form method="post" action="{{action}}"><fieldset><legend>Mint a web auth token for {{container}}</legend>
+            <input type="hidden" name="formToken" value="{{formToken}}"><input type="hidden" name="back" value="{{back}}">
+            <div class="row"><div><label for="tokenAccount">Account</label><select id="tokenAccount" name="account">
+            {{#accounts}}<option value="{{value}}">{{label}}</option>{{/accounts}}</select></div>
+            <div><label for="hours">Valid for (hours; empty: until revoked)</label><input id="hours" name="hours" inputmode="numeric"></div>
+            <div><button type="submit" name="operation" value="token">Mint token</button></div></div></fieldset></form>
+            """),
+    ]
+}
