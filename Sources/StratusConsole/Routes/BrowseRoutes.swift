@@ -64,6 +64,7 @@ struct BrowseRoutes: Sendable {
         let place = try request.place()
         let account = try await requireAccount(place)
         let people = try await AccountDirectory.load(services.identity)
+        _ = try await services.faultCheck(place, endpoint: "zones/list")
         let zones = try await services.zones.list(scope: place.scope(origin: request.origin))
         let scope = place.scope ?? .private
         let values: [String: Any] = [
@@ -71,10 +72,9 @@ struct BrowseRoutes: Sendable {
                 var zonePlace = place
                 zonePlace.zone = zone.zoneID.zoneName
                 zonePlace.owner = zone.zoneID.ownerRecordName ?? place.owner
-                return [
-                    "name": zone.zoneID.zoneName, "href": zonePlace.zonePath(),
-                    "owner": scope == .shared ? people.name(zone.zoneID.ownerRecordName) : "",
-                ]
+                var item: [String: Any] = ["name": zone.zoneID.zoneName, "href": zonePlace.zonePath()]
+                if scope == .shared { item["owner"] = people.name(zone.zoneID.ownerRecordName) }
+                return item
             },
             "mayCreateZones": scope == .private, "createPath": "\(place.databasePath)/zones", "back": place.databasePath,
             "isShared": scope == .shared,
@@ -86,12 +86,11 @@ struct BrowseRoutes: Sendable {
     private func zone(_ request: ConsoleRequest) async throws -> Response {
         let place = try request.place()
         let account = try await requireAccount(place)
-        guard let zoneID = place.zoneID else { throw ConsoleFailure("Choose a zone.") }
         let people = try await AccountDirectory.load(services.identity)
-        var changes = RecordChangesRequest(zoneID: zoneID, syncToken: request.query["page"], resultsLimit: Self.pageSize)
-        changes.desiredKeys = nil
-        let page = try await services.changes.recordChanges(changes, scope: place.scope(origin: request.origin))
-        var records = page.records.filter { $0.deleted != true }.map { RecordValues.summary($0, place: place, people: people) }
+        let page = try await ZoneListing.records(
+            in: place, page: request.query["page"], limit: Self.pageSize, services: services, origin: request.origin
+        )
+        var records = page.records.map { RecordValues.summary($0, place: place, people: people) }
         let sort = request.query["sort"] ?? "name"
         records.sort { left, right in
             switch sort {
@@ -101,9 +100,8 @@ struct BrowseRoutes: Sendable {
             }
         }
         let scope = place.scope ?? .private
-        let values: [String: Any] = [
+        var values: [String: Any] = [
             "zone": place.zone ?? "", "records": records, "isEmpty": records.isEmpty,
-            "next": page.moreComing ? place.zonePath("zone", [("page", page.syncToken), ("sort", sort)]) : "",
             "sorts": [("name", "Name"), ("type", "Type"), ("modified", "Last modified")].map { key, label in
                 ["key": key, "label": label, "selected": key == sort]
             },
@@ -116,6 +114,8 @@ struct BrowseRoutes: Sendable {
             "zoneShare": place.sharePath(ShareNames.zoneWideShare),
             "participants": SharePermission.choices,
         ]
+        // Mustache renders a section for any string, even an empty one: absent means no.
+        if let next = page.nextPage { values["next"] = place.zonePath("zone", [("page", next), ("sort", sort)]) }
         let title = "\(place.zone ?? "") · \(AccountDirectory.name(account)) · \(scope.rawValue.capitalized)"
         return console.views.page("zone", title: title, values, chrome: crumbs(request, place, account: account))
     }
@@ -125,6 +125,7 @@ struct BrowseRoutes: Sendable {
         let account = try await requireAccount(place)
         let name = try request.query.required("name", label: "the record name")
         let people = try await AccountDirectory.load(services.identity)
+        _ = try await services.faultCheck(place, endpoint: "records/lookup")
         let found = try await services.records.lookup(
             LookupRecordsRequest(records: [.init(recordName: name)], zoneID: place.zoneID), scope: place.scope(origin: request.origin)
         )

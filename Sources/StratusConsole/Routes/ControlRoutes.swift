@@ -54,7 +54,7 @@ struct ControlRoutes: Sendable {
         let place = try request.place()
         let list = services.faults.list()
         let people = try await AccountDirectory.load(services.identity)
-        let values: [String: Any] = [
+        var values: [String: Any] = [
             "rules": list.faults.map { rule in
                 let match = rule.match
                 let conditions = [
@@ -67,11 +67,13 @@ struct ControlRoutes: Sendable {
                     "limits": [rule.count.map { "\($0) times" }, rule.probability.map { "p=\($0)" }].compactMap { $0 }.joined(separator: ", "),
                 ] as [String: Any]
             },
-            "buggify": list.buggify.map { "rate \($0.rate), seed \($0.seed): \($0.fired) of \($0.drawn) requests failed" } ?? "",
             "accounts": people.accounts.map { ["value": $0.userRecordName, "label": AccountDirectory.label($0)] },
             "postPath": "\(place.base)/faults", "back": "\(place.base)/faults",
             "codes": ["THROTTLED", "SERVICE_UNAVAILABLE", "REQUEST_RATE_LIMITED", "ZONE_BUSY", "QUOTA_EXCEEDED", "INTERNAL_ERROR", "CONFLICT"].map { ["code": $0] },
         ]
+        if let buggify = list.buggify {
+            values["buggify"] = "rate \(buggify.rate), seed \(buggify.seed): \(buggify.fired) of \(buggify.drawn) requests failed"
+        }
         return console.views.page("faults", title: "Faults", values, chrome: console.chrome(request, place: place))
     }
 

@@ -48,7 +48,9 @@ struct LiveRoutes: Sendable {
             }
             panes.append(pane)
         }
-        let values: [String: Any] = ["panes": panes, "action": "\(base.base)/side-by-side"]
+        let values: [String: Any] = [
+            "panes": panes, "action": "\(base.base)/side-by-side", "anyOpen": panes.contains { $0["open"] != nil },
+        ]
         return console.views.page("sideBySide", title: "Side by side", values, chrome: console.chrome(request, place: base))
     }
 
@@ -80,11 +82,9 @@ struct LiveRoutes: Sendable {
             "types": FieldText.editableTypes.map { ["type": $0.rawValue] }, "zoneHref": place.zonePath(),
         ]
         if let notice { values["notice"] = ["text": notice.text, "isError": notice.isError] }
-        if let zoneID = place.zoneID {
-            let page = try await services.changes.recordChanges(
-                RecordChangesRequest(zoneID: zoneID, resultsLimit: Self.paneRecords), scope: place.scope(origin: request.origin)
-            )
-            values["records"] = page.records.filter { $0.deleted != true }
+        if place.zoneID != nil {
+            let page = try await ZoneListing.records(in: place, page: nil, limit: Self.paneRecords, services: services, origin: request.origin)
+            values["records"] = page.records
                 .sorted { ($0.modified?.timestamp ?? 0) > ($1.modified?.timestamp ?? 0) }
                 .map { RecordValues.summary($0, place: place, people: people) }
             values["hasZone"] = true

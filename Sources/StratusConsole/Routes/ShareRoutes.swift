@@ -41,13 +41,16 @@ struct ShareRoutes: Sendable {
             }
             return item
         }
-        let values: [String: Any] = [
-            "name": name, "shareName": name, "title": record.fields?[ShareNames.titleField].map(FieldText.display) ?? "",
-            "url": record.url ?? "", "shortGUID": record.shortGUID ?? "", "publicPermission": record.publicPermission?.rawValue ?? "NONE",
+        var values: [String: Any] = [
+            "name": name, "shareName": name, "publicPermission": record.publicPermission?.rawValue ?? "NONE",
             "participants": participants, "mayManage": mayManage, "changePath": "\(place.databasePath)/share",
             "zoneField": place.zone ?? "", "ownerField": place.owner ?? "", "back": place.sharePath(name),
             "permissions": SharePermission.choices, "recordHref": place.recordPath(name),
         ]
+        // Sections render for any present string: only what the share has.
+        if let title = record.fields?[ShareNames.titleField].map(FieldText.display) { values["title"] = title }
+        if let url = record.url { values["url"] = url }
+        if let guid = record.shortGUID { values["shortGUID"] = guid }
         var chrome = BrowseRoutes(console: console).crumbs(request, place, account: account)
         chrome.crumbs.append((label: place.zone ?? "", href: place.zonePath()))
         return console.views.page("share", title: "Share \(name)", values, chrome: chrome)

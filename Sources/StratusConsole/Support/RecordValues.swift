@@ -21,7 +21,7 @@ enum RecordValues {
         let name = record.recordName ?? ""
         values["changeTag"] = record.recordChangeTag ?? ""
         values["created"] = record.created.map { "\(FieldText.date($0.timestamp)) by \(people.name($0.userRecordName))" } ?? ""
-        values["modifiedDevice"] = record.modified?.deviceID ?? ""
+        if let device = record.modified?.deviceID { values["modifiedDevice"] = device }
         if let parent = record.parent { values["parent"] = ["name": parent.recordName, "href": place.recordPath(parent.recordName)] }
         if let share = record.share { values["share"] = ["name": share.recordName, "href": place.sharePath(share.recordName)] }
         values["fields"] = (record.fields ?? [:]).sorted { $0.key < $1.key }.map { key, field -> [String: Any] in

@@ -20,7 +20,7 @@ enum ConsoleStatic {
         input,select,textarea,button{font:inherit;padding:.35rem .5rem;max-width:100%}input,select,textarea{width:100%}
         button{cursor:pointer;border:1px solid var(--line);border-radius:5px;background:ButtonFace}
         button.danger{color:var(--bad)}.notice{padding:.5rem .8rem;border-left:4px solid var(--good);background:#1b7f3b14}
-        .check input{width:auto}.notice.error{border-color:var(--bad);background:#b0002014}.hint{font-size:.85em;opacity:.8}
+        summary{cursor:pointer;margin:.6rem 0;font-weight:600}.check input{width:auto}.notice.error{border-color:var(--bad);background:#b0002014}.hint{font-size:.85em;opacity:.8}
         .panes{display:grid;grid-template-columns:1fr 1fr;gap:1rem}.pane{border:1px solid var(--line);border-radius:6px;padding:.6rem;min-width:0}
         .pane h2{margin-top:0}img.asset{max-width:16rem;max-height:12rem;display:block;border:1px solid var(--line)}
         .kind-fault td{background:#b0002010}.tag{font-size:.8em;padding:0 .3rem;border:1px solid var(--line);border-radius:4px}

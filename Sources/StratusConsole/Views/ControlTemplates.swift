@@ -11,7 +11,7 @@ enum ControlTemplates {
             <input type="hidden" name="formToken" value="{{formToken}}"><input type="hidden" name="back" value="{{back}}">
             <div class="row"><div><label for="indexType">Record type</label><input id="indexType" name="recordType" required></div>
             <div><label for="indexField">Field</label><input id="indexField" name="field" required></div>
-            <div><label for="indexKind">Index</label><select id="indexKind" name="index">{{#kinds}}<option>{{kind}}</option>{{/kinds}}</select></div>
+            <div><label for="indexKind">Index</label><select id="indexKind" name="index">{{#kinds}}<option value="{{kind}}">{{kind}}</option>{{/kinds}}</select></div>
             <div><button type="submit" name="operation" value="add">Add index</button></div></div></fieldset></form>
             {{#isDevelopment}}<form method="post" action="{{action}}"><input type="hidden" name="formToken" value="{{formToken}}">
             <input type="hidden" name="back" value="{{back}}">
@@ -32,7 +32,7 @@ enum ControlTemplates {
             <div class="row"><div><label for="effect">Effect</label><select id="effect" name="effect"><option value="error">Fail the request</option>
             <option value="itemError">Fail matching records</option><option value="latency">Answer late</option>
             <option value="drop">Commit, then drop the answer</option></select></div>
-            <div><label for="code">Error code</label><select id="code" name="code">{{#codes}}<option>{{code}}</option>{{/codes}}</select></div>
+            <div><label for="code">Error code</label><select id="code" name="code">{{#codes}}<option value="{{code}}">{{code}}</option>{{/codes}}</select></div>
             <div><label for="retryAfter">Retry after (s)</label><input id="retryAfter" name="retryAfter" inputmode="numeric"></div>
             <div><label for="latencyMs">Latency (ms)</label><input id="latencyMs" name="latencyMs" inputmode="numeric"></div></div>
             <div class="row"><div><label for="endpoint">Endpoint</label><input id="endpoint" name="endpoint" placeholder="records/modify"></div>

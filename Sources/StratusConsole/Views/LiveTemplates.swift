@@ -2,6 +2,7 @@
 enum LiveTemplates {
     static let all: [(String, String)] = [
         ("sideBySide", """
+            <details{{^anyOpen}} open{{/anyOpen}}><summary>Choose the two panes</summary>
             <form method="get" action="{{action}}" class="panes">{{#panes}}<fieldset><legend>{{label}} pane</legend>
             <label for="{{side}}u">Account</label><select id="{{side}}u" name="{{side}}u">
             {{#accounts}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/accounts}}</select>
@@ -10,7 +11,7 @@ enum LiveTemplates {
             <label for="{{side}}z">Zone</label><input id="{{side}}z" name="{{side}}z" value="{{zone}}">
             <label for="{{side}}o">Zone owner (shared database)</label><select id="{{side}}o" name="{{side}}o">
             {{#owners}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/owners}}</select>
-            </fieldset>{{/panes}}<p><button type="submit">Show side by side</button></p></form>
+            </fieldset>{{/panes}}<p><button type="submit">Show side by side</button></p></form></details>
             <div class="panes">{{#panes}}{{#open}}<section class="pane" data-pane data-src="{{src}}" data-watch="{{watch}}" data-user="{{user}}"
             data-database="{{database}}" aria-live="polite" aria-labelledby="pane-{{side}}"><h2 id="pane-{{side}}">{{title}}</h2>
             <div data-pane-body>{{{body}}}</div></section>{{/open}}{{/panes}}</div>

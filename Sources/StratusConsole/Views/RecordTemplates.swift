@@ -9,7 +9,7 @@ enum RecordTemplates {
         <div class="row"><div><label for="{{idPrefix}}recordName">Record name</label><input id="{{idPrefix}}recordName" name="name" required></div>
         <div><label for="{{idPrefix}}recordType">Record type (for a new record)</label><input id="{{idPrefix}}recordType" name="recordType" value="Destination"></div></div>
         <div class="row"><div><label for="{{idPrefix}}fieldName">Field</label><input id="{{idPrefix}}fieldName" name="field" value="title"></div>
-        <div><label for="{{idPrefix}}fieldType">Type</label><select id="{{idPrefix}}fieldType" name="type">{{#types}}<option>{{type}}</option>{{/types}}</select></div>
+        <div><label for="{{idPrefix}}fieldType">Type</label><select id="{{idPrefix}}fieldType" name="type">{{#types}}<option value="{{type}}">{{type}}</option>{{/types}}</select></div>
         <div><label for="{{idPrefix}}fieldValue">Value</label><input id="{{idPrefix}}fieldValue" name="value"></div></div>
         <p><button type="submit">Save record</button></p></fieldset></form>
         """
@@ -35,7 +35,7 @@ enum RecordTemplates {
             {{#editable}}<label class="hint" for="f-{{name}}">{{display}}</label><input id="f-{{name}}" name="field.{{name}}" value="{{editText}}">
             <input type="hidden" name="type.{{name}}" value="{{type}}">{{/editable}}{{^editable}}{{display}}{{/editable}}</td></tr>{{/fields}}
             <tr><td><label for="newField">New field</label><input id="newField" name="newField"></td>
-            <td><label for="newType">Type</label><select id="newType" name="newType">{{#types}}<option>{{type}}</option>{{/types}}</select></td>
+            <td><label for="newType">Type</label><select id="newType" name="newType">{{#types}}<option value="{{type}}">{{type}}</option>{{/types}}</select></td>
             <td><label for="newValue">Value</label><input id="newValue" name="newValue"></td></tr>
             </tbody></table></div><p><button type="submit">Save changes</button></p></form>
             {{#mayShare}}<form method="post" action="{{sharePath}}"><fieldset><legend>Share this record</legend>
