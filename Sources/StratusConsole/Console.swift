@@ -46,14 +46,23 @@ public struct Console: Sendable {
             return nil
         }
         var form = FormFields(nil)
+        var bodyRefused = false
         if request.method == .post {
-            let body = try await request.body.collect(upTo: services.configuration.limits.requestBytes)
-            form = FormFields(String(buffer: body))
+            do {
+                form = FormFields(String(buffer: try await request.body.collect(upTo: services.configuration.limits.requestBytes)))
+            } catch {
+                bodyRefused = true
+            }
         }
         return ConsoleRequest(
             request: request, session: session, parameters: context.parameters, query: FormFields(request.uri.query), form: form,
-            origin: "http://\(request.head.authority ?? "127.0.0.1")"
+            origin: "\(Self.scheme(of: request))://\(request.head.authority ?? "127.0.0.1")", bodyRefused: bodyRefused
         )
+    }
+
+    /// `https` when a proxy in front says the browser used it (`X-Forwarded-Proto`), else `http`.
+    static func scheme(of request: Request) -> String {
+        request.headers[HTTPField.Name("X-Forwarded-Proto")!]?.lowercased() == "https" ? "https" : "http"
     }
 
     /// A signed-in page: signed out, the browser goes to the sign-in form; a failure is shown as a message.
@@ -82,6 +91,11 @@ public struct Console: Sendable {
         { request, context in
             guard let console = try await consoleRequest(request, context) else { return Self.redirect("/console") }
             let back = Self.safePath(console.form["back"]) ?? "/console"
+            guard !console.bodyRefused else {
+                let limit = services.configuration.limits.requestBytes
+                sessions.setNotice(.init(text: "The form is larger than \(limit) bytes; nothing changed.", isError: true), for: console.session.id)
+                return Self.redirect(back)
+            }
             guard console.form["formToken"] == console.session.formToken else {
                 sessions.setNotice(.init(text: "The form was stale; nothing changed. Try again.", isError: true), for: console.session.id)
                 return Self.redirect(back)

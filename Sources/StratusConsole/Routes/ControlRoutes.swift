@@ -128,6 +128,30 @@ struct ControlRoutes: Sendable {
         let place = try request.place()
         let form = request.form
         let next = "\(place.base)/accounts"
+        switch form["operation"] {
+        case "revoke":
+            let revoked = try await services.identity.revoke(webAuthToken: try form.required("token", label: "the web auth token"))
+            return ("Token of \(revoked.userRecordName) revoked: its requests now answer AUTHENTICATION_REQUIRED.", next)
+        case "quota":
+            let user = try form.required("account", label: "the account")
+            let bytes = try form["bytes"].map { text throws(ConsoleFailure) -> Int64 in
+                guard let value = Int64(text) else { throw ConsoleFailure("The quota must be a whole number of bytes.") }
+                return value
+            }
+            let quota = try await services.admin.setQuota(SetQuotaRequest(
+                container: place.container, environment: place.environment, userRecordName: user, bytes: bytes
+            ))
+            return ("Quota \(quota.bytes.map { "\($0) bytes" } ?? "lifted"); \(quota.usedBytes) bytes used.", next)
+        case "compact":
+            let database = DatabaseScope(rawValue: form["database"] ?? "") ?? .private
+            _ = try await services.admin.compactDatabase(CompactDatabaseRequest(
+                container: place.container, environment: place.environment, database: database,
+                ownerRecordName: try form.required("account", label: "the account")
+            ))
+            return ("The \(database.rawValue) database was compacted: change tokens older than now answer CHANGE_TOKEN_EXPIRED.", next)
+        default:
+            break
+        }
         if form["operation"] == "token" {
             let user = try form.required("account", label: "the account")
             let hours = try Self.integer(form["hours"], "the hours")

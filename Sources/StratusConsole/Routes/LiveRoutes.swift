@@ -39,11 +39,11 @@ struct LiveRoutes: Sendable {
             ]
             if let user {
                 let place = Self.panePlace(base, user: user, scope: scope, zone: fields["\(side)z"], owner: fields["\(side)o"])
-                let query = Self.paneQuery(place)
+                let query = Self.paneQuery(place, side: side)
                 pane["open"] = [
                     "src": "\(base.base)/pane?\(query)", "watch": "\(base.base)/watch", "user": user, "database": scope.rawValue,
                     "title": "\(people.name(user)) · \(scope.rawValue.capitalized)\(place.zone.map { " · \($0)" } ?? "")",
-                    "body": try await paneBody(place, request: request, people: people, notice: nil),
+                    "body": try await paneBody(place, side: side, request: request, people: people, notice: nil),
                 ]
             }
             panes.append(pane)
@@ -57,7 +57,7 @@ struct LiveRoutes: Sendable {
     private func pane(_ request: ConsoleRequest) async throws -> Response {
         let place = try Self.panePlace(request)
         let people = try await AccountDirectory.load(services.identity)
-        return ConsoleViews.html(try await paneBody(place, request: request, people: people, notice: nil))
+        return ConsoleViews.html(try await paneBody(place, side: Self.side(request), request: request, people: people, notice: nil))
     }
 
     /// Saves a record from a pane's form and answers the pane again, with what happened.
@@ -72,13 +72,18 @@ struct LiveRoutes: Sendable {
         } catch {
             notice = .init(text: ConsoleFailure.from(error).message, isError: true)
         }
-        return ConsoleViews.html(try await paneBody(place, request: request, people: people, notice: notice))
+        return ConsoleViews.html(try await paneBody(place, side: Self.side(request), request: request, people: people, notice: notice))
     }
 
-    private func paneBody(_ place: Place, request: ConsoleRequest, people: AccountDirectory, notice: ConsoleSession.Notice?) async throws -> String {
+    /// Which pane (`l` or `r`): its form fields' ids differ even when both panes show the same place.
+    static func side(_ request: ConsoleRequest) -> String { request.query["side"] == "r" ? "r" : "l" }
+
+    private func paneBody(
+        _ place: Place, side: String, request: ConsoleRequest, people: AccountDirectory, notice: ConsoleSession.Notice?
+    ) async throws -> String {
         var values: [String: Any] = [
-            "formToken": request.session.formToken, "paneForm": true, "savePath": "\(place.base)/pane?\(Self.paneQuery(place))",
-            "zoneField": place.zone ?? "", "ownerField": place.owner ?? "", "idPrefix": "pane-\(place.user ?? "")-\(place.scope?.rawValue ?? "")-",
+            "formToken": request.session.formToken, "paneForm": true, "savePath": "\(place.base)/pane?\(Self.paneQuery(place, side: side))",
+            "zoneField": place.zone ?? "", "ownerField": place.owner ?? "", "idPrefix": "pane-\(side)-",
             "types": FieldText.editableTypes.map { ["type": $0.rawValue] }, "zoneHref": place.zonePath(),
         ]
         if let notice { values["notice"] = ["text": notice.text, "isError": notice.isError] }
@@ -116,11 +121,35 @@ struct LiveRoutes: Sendable {
             url = created.webcourierURL
             console.sessions.setWatchToken(created.webcourierURL, for: key, of: request.session.id)
         }
-        let subscription = Subscription(subscriptionID: "stratus-console-\(scope.rawValue)", kind: .database)
-        // Already there from an earlier watch: the per-item refusal is expected.
-        _ = try await services.subscriptions.modify(ModifySubscriptionsRequest(operations: [.init(.create, subscription)]), scope: watching)
+        // A database subscription of the account's own (a device's) already notifies the token; only
+        // an account without one gets the console's, taken away again at sign-out.
+        let existing = try await services.subscriptions.list(scope: watching).subscriptions.compactMap(\.value)
+        if !existing.contains(where: { $0.kind == .database }) {
+            let subscription = Subscription(subscriptionID: Self.subscriptionID(scope), kind: .database)
+            let answer = try await services.subscriptions.modify(ModifySubscriptionsRequest(operations: [.init(.create, subscription)]), scope: watching)
+            if answer.subscriptions.first?.value != nil {
+                console.sessions.addSubscription(.init(
+                    user: user, container: base.container, environment: base.environment, scope: scope,
+                    subscriptionID: subscription.subscriptionID
+                ), of: request.session.id)
+            }
+        }
         let body = try JSONEncoder().encode(["events": "\(url ?? "")/events"])
         return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    static func subscriptionID(_ scope: DatabaseScope) -> String { "stratus-console-\(scope.rawValue)" }
+
+    /// Takes away the subscriptions a session added to accounts (at sign-out).
+    static func removeSubscriptions(of session: ConsoleSession, services: StratusServices) async {
+        for added in session.addedSubscriptions {
+            let scope = RequestScope(
+                database: DatabaseRef(container: added.container, environment: added.environment, scope: added.scope),
+                caller: .user(userRecordName: added.user)
+            )
+            let delete = ModifySubscriptionsRequest(operations: [.init(.delete, Subscription(subscriptionID: added.subscriptionID, kind: .database))])
+            _ = try? await services.subscriptions.modify(delete, scope: scope)
+        }
     }
 
     static func panePlace(_ base: Place, user: String, scope: DatabaseScope, zone: String?, owner: String?) -> Place {
@@ -137,7 +166,7 @@ struct LiveRoutes: Sendable {
         return panePlace(base, user: user, scope: DatabaseScope(rawValue: fields["s"] ?? "") ?? .private, zone: fields["z"], owner: fields["o"])
     }
 
-    static func paneQuery(_ place: Place) -> String {
-        QueryText.join([("u", place.user), ("s", place.scope?.rawValue), ("z", place.zone), ("o", place.owner)])
+    static func paneQuery(_ place: Place, side: String) -> String {
+        QueryText.join([("u", place.user), ("s", place.scope?.rawValue), ("z", place.zone), ("o", place.owner), ("side", side)])
     }
 }

@@ -16,6 +16,8 @@ struct SessionRoutes: Sendable {
         group.post("sign-out", use: signOut)
         group.get("static/console.css") { _, _ in Self.file(ConsoleStatic.css, type: "text/css; charset=UTF-8") }
         group.get("static/console.js") { _, _ in Self.file(ConsoleStatic.script, type: "text/javascript; charset=UTF-8") }
+        // Any other console address: a readable page, not the API's JSON 404.
+        group.get("**", use: console.page { _ in throw ConsoleFailure("There is no such console page.") })
     }
 
     /// Signed out: the sign-in form. Signed in: the accounts of a container.
@@ -48,14 +50,22 @@ struct SessionRoutes: Sendable {
         context.logger.info("console: signed in")
         var response = Console.redirect("/console")
         response.setCookie(Cookie(
-            name: ConsoleSessions.cookieName, value: session.id, path: "/console", httpOnly: true, sameSite: .strict
+            name: ConsoleSessions.cookieName, value: session.id, path: "/console", secure: Console.scheme(of: request) == "https",
+            httpOnly: true, sameSite: .strict
         ))
         return response
     }
 
     @Sendable private func signOut<Context: RequestContext>(_ request: Request, context: Context) async throws -> Response {
         if let signedIn = try await console.consoleRequest(request, context) {
-            console.sessions.close(signedIn.session.id)
+            // Another page of the same site cannot sign the operator out: the form must be the console's.
+            guard signedIn.form["formToken"] == signedIn.session.formToken else {
+                console.sessions.setNotice(.init(text: "The form was stale; you are still signed in.", isError: true), for: signedIn.session.id)
+                return Console.redirect("/console")
+            }
+            if let closed = console.sessions.close(signedIn.session.id) {
+                await LiveRoutes.removeSubscriptions(of: closed, services: console.services)
+            }
         }
         var response = Console.redirect("/console?signed-out")
         response.setCookie(Cookie(name: ConsoleSessions.cookieName, value: "", maxAge: 0, path: "/console", httpOnly: true, sameSite: .strict))

@@ -28,13 +28,13 @@ struct ShareRoutes: Sendable {
             var item: [String: Any] = [
                 "name": people.name(user), "email": known?.email ?? participant.userIdentity?.lookupInfo?.emailAddress ?? "",
                 "role": participant.type?.rawValue ?? "", "permission": participant.permission?.rawValue ?? "",
-                "status": participant.acceptanceStatus?.rawValue ?? "", "user": user ?? "",
+                "status": participant.acceptanceStatus?.rawValue ?? "", "participant": participant.participantId ?? "",
                 "manageable": mayManage && participant.type != .owner && participant.acceptanceStatus != .removed,
                 "choices": SharePermission.choices.map { choice in
                     ["value": choice["value"] ?? "", "label": choice["label"] ?? "", "selected": choice["value"] == participant.permission?.rawValue]
                 },
             ]
-            if participant.acceptanceStatus == .invited, let user {
+            if participant.acceptanceStatus == .invited, let user, record.shortGUID != nil {
                 var theirs = place
                 theirs.user = user
                 item["acceptPath"] = "\(theirs.accountPath)/accept"
@@ -76,10 +76,13 @@ struct ShareRoutes: Sendable {
             let name = try form.required("name", label: "the share")
             let share = try await lookup(name, place: place, origin: request.origin)
             var participants = Self.invitations(share.participants ?? [])
-            let target = form["user"]
+            let target = form["participant"]
             if form["operation"] == "remove" {
-                participants.removeAll { $0.userIdentity?.lookupInfo?.userRecordName == target }
-            } else if let target, let index = participants.firstIndex(where: { $0.userIdentity?.lookupInfo?.userRecordName == target }) {
+                guard let target, participants.contains(where: { $0.participantId == target }) else {
+                    throw ConsoleFailure("That participant is not on the share.")
+                }
+                participants.removeAll { $0.participantId == target }
+            } else if let target, let index = participants.firstIndex(where: { $0.participantId == target }) {
                 participants[index].permission = SharePermission(rawValue: form["permission"] ?? "") ?? .readOnly
             } else {
                 let email = try form.required("email", label: "the email to invite")
@@ -117,11 +120,13 @@ struct ShareRoutes: Sendable {
         return ("Zone \(place.zone ?? "") shared.", place.sharePath(name))
     }
 
-    /// A share's current participants (not the owner, not those removed) as an update sends them back.
+    /// A share's current participants (not the owner, not those removed) as an update sends them
+    /// back: by participant ID, with how they were found (an invitee without an account has only an email).
     static func invitations(_ participants: [ShareParticipant]) -> [ShareParticipant] {
         participants.filter { $0.type != .owner && $0.acceptanceStatus != .removed }.map { participant in
             ShareParticipant(
-                userIdentity: UserIdentity(lookupInfo: LookupInfo(userRecordName: participant.userIdentity?.userRecordName)),
+                participantId: participant.participantId,
+                userIdentity: participant.userIdentity.map { UserIdentity(userRecordName: $0.userRecordName, lookupInfo: $0.lookupInfo) },
                 type: participant.type, permission: participant.permission
             )
         }

@@ -42,7 +42,7 @@ struct TimelineRoutes: Sendable {
 
     static func filter(_ request: ConsoleRequest, place: Place, after: Int64) -> ActivityLog.Filter {
         ActivityLog.Filter(
-            container: place.container, userRecordName: request.query["account"], zoneName: request.query["zone"], after: after, limit: 200
+            container: place.container, environment: place.environment, userRecordName: request.query["account"], zoneName: request.query["zone"], after: after, limit: 200
         )
     }
 
@@ -61,7 +61,8 @@ struct TimelineRoutes: Sendable {
                 "zone": zone ?? "", "records": records,
                 "outcome": entry.kind == .fault
                     ? "\(entry.effect ?? "") on \(entry.endpoint ?? "") (rule \(entry.faultID ?? ""))"
-                    : "\(entry.notifications) notification\(entry.notifications == 1 ? "" : "s")",
+                    : "\(entry.notifications) notification\(entry.notifications == 1 ? "" : "s")"
+                        + (entry.notifiedUserRecordNames.isEmpty ? "" : " to " + entry.notifiedUserRecordNames.map { people.name($0) }.joined(separator: ", ")),
             ]
         }
     }

@@ -15,6 +15,17 @@ struct ConsoleSession: Sendable {
     var notice: Notice?
     /// Push tokens the console made to watch an account's database, by `user/container/environment`.
     var watchTokens: [String: String] = [:]
+    /// Database subscriptions the console added to accounts that had none: removed at sign-out.
+    var addedSubscriptions: Set<AddedSubscription> = []
+
+    /// A subscription the console added in an account's database.
+    struct AddedSubscription: Sendable, Hashable {
+        var user: String
+        var container: String
+        var environment: ContainerEnvironment
+        var scope: DatabaseScope
+        var subscriptionID: String
+    }
 
     /// A one-time message: a success or a readable failure.
     struct Notice: Sendable {
@@ -86,8 +97,14 @@ final class ConsoleSessions: Sendable {
         sessions.withLock { $0[id]?.watchTokens[key] = token }
     }
 
-    func close(_ id: String) {
-        sessions.withLock { $0[id] = nil }
+    func addSubscription(_ added: ConsoleSession.AddedSubscription, of id: String) {
+        sessions.withLock { _ = $0[id]?.addedSubscriptions.insert(added) }
+    }
+
+    /// Ends a session; answers it, so what it added can be taken away.
+    @discardableResult
+    func close(_ id: String) -> ConsoleSession? {
+        sessions.withLock { $0.removeValue(forKey: id) }
     }
 
     /// 32 random bytes from the system's generator, hex.

@@ -10,8 +10,10 @@ struct ConsoleRequest: Sendable {
     let parameters: Parameters
     let query: FormFields
     let form: FormFields
-    /// `http://host[:port]` as the browser reached the server (asset links point there).
+    /// `http(s)://host[:port]` as the browser reached the server (asset links point there).
     let origin: String
+    /// The body was over the request limit (or cut off): the form is empty.
+    var bodyRefused = false
 
     /// A path parameter, percent-decoded.
     func parameter(_ name: String) throws(ConsoleFailure) -> String {

@@ -48,7 +48,10 @@ enum FieldText {
         // A bare word is a string in JSON terms (a reference's record name, base64 bytes).
         let literal = (try? JSONSerialization.jsonObject(with: Data(trimmed.utf8), options: .fragmentsAllowed)) != nil
         let valueJSON: String
-        if literal {
+        if type == .reference, !literal, let name = try? JSONEncoder().encode(trimmed) {
+            // A reference typed as the record's name: in this zone, no delete action.
+            valueJSON = "{\"recordName\":\(String(decoding: name, as: UTF8.self))}"
+        } else if literal {
             valueJSON = trimmed
         } else if let encoded = try? JSONEncoder().encode(trimmed) {
             valueJSON = String(decoding: encoded, as: UTF8.self)

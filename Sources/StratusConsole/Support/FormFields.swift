@@ -1,15 +1,14 @@
 import Foundation
+import StratusModel
 
-/// The fields of a form: a URL's query or an `application/x-www-form-urlencoded` body (`+` is a
-/// space). A repeated name keeps its first value.
+/// The fields of a form: a URL's query or an `application/x-www-form-urlencoded` body, read by
+/// ``URLEncodedFields`` (a malformed pair is skipped).
 struct FormFields: Sendable {
     private var values: [String: String] = [:]
 
     init(_ encoded: String?) {
-        guard let encoded, !encoded.isEmpty else { return }
-        var components = URLComponents()
-        components.percentEncodedQuery = encoded.replacingOccurrences(of: "+", with: "%20")
-        for item in components.queryItems ?? [] where values[item.name] == nil { values[item.name] = item.value ?? "" }
+        guard let encoded else { return }
+        values = URLEncodedFields.parse(encoded[...])
     }
 
     /// The field's value, trimmed; `nil` when missing or empty.

@@ -64,6 +64,25 @@ enum ControlTemplates {
             {{#accounts}}<option value="{{value}}">{{label}}</option>{{/accounts}}</select></div>
             <div><label for="hours">Valid for (hours; empty: until revoked)</label><input id="hours" name="hours" inputmode="numeric"></div>
             <div><button type="submit" name="operation" value="token">Mint token</button></div></div></fieldset></form>
+            <form method="post" action="{{action}}"><fieldset><legend>Revoke a web auth token</legend>
+            <input type="hidden" name="formToken" value="{{formToken}}"><input type="hidden" name="back" value="{{back}}">
+            <div class="row"><div><label for="revokeToken">Token</label><input id="revokeToken" name="token" required autocomplete="off"></div>
+            <div><button type="submit" name="operation" value="revoke">Revoke</button></div></div></fieldset></form>
+            <form method="post" action="{{action}}"><fieldset><legend>Storage quota</legend>
+            <input type="hidden" name="formToken" value="{{formToken}}"><input type="hidden" name="back" value="{{back}}">
+            <div class="row"><div><label for="quotaAccount">Account</label><select id="quotaAccount" name="account">
+            {{#accounts}}<option value="{{value}}">{{label}}</option>{{/accounts}}</select></div>
+            <div><label for="quotaBytes">Bytes (empty: no quota)</label><input id="quotaBytes" name="bytes" inputmode="numeric"></div>
+            <div><button type="submit" name="operation" value="quota">Set quota</button></div></div></fieldset></form>
+            <form method="post" action="{{action}}"><fieldset><legend>Token time travel: compact a database</legend>
+            <input type="hidden" name="formToken" value="{{formToken}}"><input type="hidden" name="back" value="{{back}}">
+            <div class="row"><div><label for="compactAccount">Account</label><select id="compactAccount" name="account">
+            {{#accounts}}<option value="{{value}}">{{label}}</option>{{/accounts}}</select></div>
+            <div><label for="compactDatabase">Database</label><select id="compactDatabase" name="database">
+            <option value="private">Private</option><option value="shared">Shared</option></select></div>
+            <div><button type="submit" name="operation" value="compact">Compact</button></div></div>
+            <p class="hint">Older database and zone change tokens then answer CHANGE_TOKEN_EXPIRED, as after a long time offline.</p>
+            </fieldset></form>
             """),
     ]
 }

@@ -10,14 +10,14 @@ enum ShareTemplates {
             {{#participants}}<tr><td>{{name}}<br><span class="hint">{{email}}</span></td><td>{{role}}</td><td>{{permission}}</td><td>{{status}}</td><td>
             {{#manageable}}<form method="post" action="{{changePath}}" class="inline"><input type="hidden" name="formToken" value="{{formToken}}">
             <input type="hidden" name="back" value="{{back}}"><input type="hidden" name="zone" value="{{zoneField}}">
-            <input type="hidden" name="name" value="{{shareName}}"><input type="hidden" name="user" value="{{user}}">
+            <input type="hidden" name="name" value="{{shareName}}"><input type="hidden" name="participant" value="{{participant}}">
             <input type="hidden" name="operation" value="permission">
-            <label for="permission-{{user}}">Permission for {{name}}</label><select id="permission-{{user}}" name="permission">
+            <label for="permission-{{participant}}">Permission for {{name}}</label><select id="permission-{{participant}}" name="permission">
             {{#choices}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/choices}}</select>
             <button type="submit">Change permission</button></form>
             <form method="post" action="{{changePath}}" class="inline"><input type="hidden" name="formToken" value="{{formToken}}">
             <input type="hidden" name="back" value="{{back}}"><input type="hidden" name="zone" value="{{zoneField}}">
-            <input type="hidden" name="name" value="{{shareName}}"><input type="hidden" name="user" value="{{user}}">
+            <input type="hidden" name="name" value="{{shareName}}"><input type="hidden" name="participant" value="{{participant}}">
             <button type="submit" name="operation" value="remove" class="danger">Remove {{name}}</button></form>{{/manageable}}
             {{#acceptPath}}<form method="post" action="{{acceptPath}}" class="inline"><input type="hidden" name="formToken" value="{{formToken}}">
             <input type="hidden" name="back" value="{{back}}"><input type="hidden" name="shortGUID" value="{{shortGUID}}">

@@ -10,13 +10,18 @@ public final class ActivityLog: Sendable {
     /// What a reader asks for: entries after `after`, optionally of one account or zone.
     public struct Filter: Sendable, Hashable {
         public var container: String?
+        public var environment: ContainerEnvironment?
         public var userRecordName: String?
         public var zoneName: String?
         public var after: Int64
         public var limit: Int
 
-        public init(container: String? = nil, userRecordName: String? = nil, zoneName: String? = nil, after: Int64 = 0, limit: Int = 100) {
+        public init(
+            container: String? = nil, environment: ContainerEnvironment? = nil, userRecordName: String? = nil, zoneName: String? = nil,
+            after: Int64 = 0, limit: Int = 100
+        ) {
             self.container = container
+            self.environment = environment
             self.userRecordName = userRecordName
             self.zoneName = zoneName
             self.after = after
@@ -25,6 +30,7 @@ public final class ActivityLog: Sendable {
 
         func admits(_ entry: ActivityEntry) -> Bool {
             if let container, container != entry.container { return false }
+            if let environment, environment != entry.environment { return false }
             if let userRecordName, userRecordName != entry.userRecordName, userRecordName != entry.zoneID?.ownerRecordName { return false }
             if let zoneName, zoneName != entry.zoneID?.zoneName { return false }
             return entry.sequence > after

@@ -64,13 +64,13 @@ public final class PushDispatcher: Sendable {
         var event: CommitEvent
         var time: Int64
 
-        func activity(notifications: Int) -> ActivityEntry {
+        func activity(notifications: [NewNotification]) -> ActivityEntry {
             let database = event.zone.database
             return ActivityEntry(
                 time: time, kind: .commit, container: database.container, environment: database.environment, database: database.scope,
                 userRecordName: event.author, deviceID: event.originDevice,
                 zoneID: ZoneID(zoneName: event.zone.name, ownerRecordName: database.owner), recordNames: event.touched.sorted(),
-                notifications: notifications
+                notifications: notifications.count, notifiedUserRecordNames: Set(notifications.map(\.recipient)).sorted()
             )
         }
     }
@@ -120,7 +120,7 @@ public final class PushDispatcher: Sendable {
             for item in published {
                 let event = item.event
                 var produced: [NewNotification] = []
-                defer { activity.record(item.activity(notifications: produced.count)) }
+                defer { activity.record(item.activity(notifications: produced)) }
                 do {
                     let planned = try await planner.plan(event, now: now())
                     // A fires-once subscription fires for the first of the drained changes only.

@@ -27,8 +27,9 @@ public struct ActivityEntry: Sendable, Hashable, Codable {
     /// Records the commit touched, at most ``ActivityEntry/recordNameLimit``; ``recordCount`` counts them all.
     public var recordNames: [String]
     public var recordCount: Int
-    /// Notifications the commit produced.
+    /// Notifications the commit produced, and the accounts they went to (at most ``recordNameLimit``).
     public var notifications: Int
+    public var notifiedUserRecordNames: [String]
     /// For a fault: the endpoint, the rule (`buggify` for the global switch) and what it did.
     public var endpoint: String?
     public var faultID: String?
@@ -40,7 +41,7 @@ public struct ActivityEntry: Sendable, Hashable, Codable {
     public init(
         sequence: Int64 = 0, time: Int64, kind: Kind, container: String, environment: ContainerEnvironment, database: DatabaseScope,
         userRecordName: String?, deviceID: String? = nil, zoneID: ZoneID? = nil, recordNames: [String] = [], notifications: Int = 0,
-        endpoint: String? = nil, faultID: String? = nil, effect: String? = nil
+        notifiedUserRecordNames: [String] = [], endpoint: String? = nil, faultID: String? = nil, effect: String? = nil
     ) {
         self.sequence = sequence
         self.time = time
@@ -54,6 +55,7 @@ public struct ActivityEntry: Sendable, Hashable, Codable {
         self.recordNames = Array(recordNames.prefix(Self.recordNameLimit))
         self.recordCount = recordNames.count
         self.notifications = notifications
+        self.notifiedUserRecordNames = Array(notifiedUserRecordNames.prefix(Self.recordNameLimit))
         self.endpoint = endpoint
         self.faultID = faultID
         self.effect = effect

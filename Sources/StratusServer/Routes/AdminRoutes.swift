@@ -41,8 +41,12 @@ struct AdminRoutes {
         let query = request.uri.queryParameters
         let after = try Self.integer(query.get("after"), name: "after", range: 0...Int64.max) ?? 0
         let limit = try Self.integer(query.get("limit"), name: "limit", range: 1...500) ?? 100
+        let environment = try query.get("environment").map { name in
+            guard let environment = ContainerEnvironment(rawValue: name) else { throw CoreError.badRequest("environment must be development or production") }
+            return environment
+        }
         let filter = ActivityLog.Filter(
-            container: query.get("container"), userRecordName: query.get("userRecordName"), zoneName: query.get("zoneName"),
+            container: query.get("container"), environment: environment, userRecordName: query.get("userRecordName"), zoneName: query.get("zoneName"),
             after: after, limit: Int(limit)
         )
         return try JSONBody.response(services.activity.entries(filter))

@@ -22,10 +22,7 @@ struct SignInRoutes {
 
         /// The fields of an `application/x-www-form-urlencoded` body, or `nil` without a container or email.
         init?(urlEncoded body: String) {
-            var components = URLComponents()
-            components.percentEncodedQuery = body.replacingOccurrences(of: "+", with: "%20")
-            var fields: [String: String] = [:]
-            for item in components.queryItems ?? [] where fields[item.name] == nil { fields[item.name] = item.value ?? "" }
+            let fields = URLEncodedFields.parse(body[...])
             guard let container = fields["container"], !container.isEmpty, let email = fields["email"], !email.isEmpty else { return nil }
             self.container = container
             self.email = email

@@ -121,18 +121,26 @@ struct ConsoleTests {
 
             let sharePage = "\(alice)/share?zone=Trip&name=cloudkit.zoneshare"
             _ = try await browser.get(sharePage)
-            let bob = server.userRecordName("bob")
+            // Someone without an account yet: invited by email, kept through later changes.
+            let invited = try await browser.post("\(alice)/share", [
+                ("operation", "invite"), ("zone", "Trip"), ("name", ShareNames.zoneWideShare), ("email", "dave@example.com"),
+                ("permission", "READ_ONLY"), ("back", sharePage),
+            ])
+            #expect(invited.text.contains("dave@example.com"), "\(invited.text.components(separatedBy: "role=\"").dropFirst().first ?? "")")
+            let current = try #require(try await server.lookup([ShareNames.zoneWideShare], zone: "Trip").first?.record)
+            let bobUser = server.userRecordName("bob")
+            let bob = try #require(current.participants?.first { $0.userIdentity?.userRecordName == bobUser }?.participantId)
             let readOnly = try await browser.post("\(alice)/share", [
-                ("operation", "permission"), ("zone", "Trip"), ("name", ShareNames.zoneWideShare), ("user", bob), ("permission", "READ_ONLY"),
+                ("operation", "permission"), ("zone", "Trip"), ("name", ShareNames.zoneWideShare), ("participant", bob), ("permission", "READ_ONLY"),
                 ("back", sharePage),
             ])
             #expect(readOnly.text.contains("READ_ONLY") && readOnly.text.contains("ACCEPTED"))
             let denied = try await server.sharedModify([Records.create("day2")], zone: "Trip", of: "alice", as: "bob")
             #expect(denied.first?.error?.serverErrorCode == .accessDenied)
             let removed = try await browser.post("\(alice)/share", [
-                ("operation", "remove"), ("zone", "Trip"), ("name", ShareNames.zoneWideShare), ("user", bob), ("back", sharePage),
+                ("operation", "remove"), ("zone", "Trip"), ("name", ShareNames.zoneWideShare), ("participant", bob), ("back", sharePage),
             ])
-            #expect(removed.text.contains("Participant removed."))
+            #expect(removed.text.contains("Participant removed.") && removed.text.contains("dave@example.com"))
             #expect(try await server.sharedLookup(["day1"], zone: "Trip", of: "alice", as: "bob").first?.record == nil)
             let stopped = try await browser.post("\(alice)/share", [
                 ("operation", "stop"), ("zone", "Trip"), ("name", ShareNames.zoneWideShare), ("back", sharePage),

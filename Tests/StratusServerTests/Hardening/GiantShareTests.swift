@@ -95,7 +95,9 @@ struct GiantShareTests {
             #expect(records.count == 180 && records.allSatisfy { $0["serverErrorCode"] == nil }, "\(records.first { $0["serverErrorCode"] != nil } ?? [:])")
             let share = try #require(records.first { $0["recordName"] as? String == "share7" })
             #expect((share["participants"] as? [Any])?.count == 100, "the owner and 99 invitees")
-            #expect(elapsed < .seconds(5), "8,910 invitations took \(elapsed)")
+            // Loose: the suite runs tests in parallel on two cores (a quiet run takes ~2 s); what it
+            // catches is a per-invitation cost that grows with the batch, which takes minutes here.
+            #expect(elapsed < .seconds(20), "8,910 invitations took \(elapsed)")
         }
     }
 }

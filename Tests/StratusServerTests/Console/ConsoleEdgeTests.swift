@@ -1,0 +1,122 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import StratusCore
+import StratusModel
+import Testing
+
+/// The console with input no browser of ours sends: malformed forms, stale or foreign forms,
+/// unknown pages; and what signing out takes back.
+@Suite("Console: edges")
+struct ConsoleEdgeTests {
+    @Test("malformed percent-encoding in a form or a query is skipped, never a crash (the sign-in page too)")
+    func malformedForms() async throws {
+        try await TestServer.run { server in
+            for body in ["adminToken=%", "adminToken=%zz&x=%", "%=%&&=&adminToken"] {
+                let answer = try await server.client.execute(
+                    uri: "/console/sign-in", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                    body: ByteBuffer(string: body)
+                )
+                #expect(answer.status == .unauthorized, "\(body)")
+            }
+            let page = try await server.client.execute(uri: "/console?container=%zz&x=%", method: .get, headers: [:], body: nil)
+            #expect(page.status == .ok)
+            let signIn = try await server.client.execute(
+                uri: "/stratus/v1/auth/signin", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: "container=%&email=a b%")
+            )
+            #expect(signIn.status == .badRequest)
+            var browser = ConsoleBrowser(server)
+            _ = try await browser.signIn()
+            let accounts = try await browser.get("/console/c/\(DevSeeder.container)/development/accounts?x=%")
+            #expect(accounts.status == .ok)
+            let unknown = try await browser.get("/console/no/such/page")
+            #expect(unknown.text.contains("There is no such console page."))
+        }
+    }
+
+    @Test("signing out needs the console's own form; it removes the subscriptions the console added")
+    func signOut() async throws {
+        try await TestServer.run { server in
+            var browser = ConsoleBrowser(server)
+            _ = try await browser.signIn()
+            let base = "/console/c/\(DevSeeder.container)/development"
+            _ = try await browser.get("\(base)/side-by-side")
+            let alice = server.userRecordName("alice")
+            let watch = try await browser.post("\(base)/watch", [("user", alice), ("database", "private")], follow: false)
+            #expect(watch.status == .ok)
+            let during = try await server.raw("subscriptions/list", as: "alice", body: nil, method: .get).decode(SubscriptionsResponse.self)
+            #expect(during.subscriptions.compactMap(\.value?.subscriptionID) == ["stratus-console-private"])
+
+            let foreign = try await browser.post("/console/sign-out", [], formToken: "0", follow: false)
+            #expect(foreign.headers[.location] == "/console")
+            #expect(try await browser.get("/console").text.contains("still signed in"))
+            _ = try await browser.post("/console/sign-out", [], follow: false)
+            #expect(try await browser.get("\(base)/timeline").status == .seeOther)
+            let after = try await server.raw("subscriptions/list", as: "alice", body: nil, method: .get).decode(SubscriptionsResponse.self)
+            #expect(after.subscriptions.isEmpty)
+        }
+    }
+
+    @Test("an account with its own database subscription gets none from the console")
+    func existingSubscription() async throws {
+        try await TestServer.run { server in
+            let mine = Subscription(subscriptionID: "device", kind: .database)
+            _ = try await server.call(
+                "subscriptions/modify", ModifySubscriptionsRequest(operations: [.init(.create, mine)]), database: "private", as: "bob",
+                expecting: SubscriptionsResponse.self
+            )
+            var browser = ConsoleBrowser(server)
+            _ = try await browser.signIn()
+            let base = "/console/c/\(DevSeeder.container)/development"
+            _ = try await browser.get("\(base)/side-by-side")
+            _ = try await browser.post("\(base)/watch", [("user", server.userRecordName("bob")), ("database", "private")], follow: false)
+            let listed = try await server.raw("subscriptions/list", as: "bob", body: nil, method: .get).decode(SubscriptionsResponse.self)
+            #expect(listed.subscriptions.compactMap(\.value?.subscriptionID) == ["device"])
+        }
+    }
+
+    @Test("a reference typed as a record name; quota, revocation and database compaction from the accounts page")
+    func referencesAndAccountTools() async throws {
+        try await TestServer.run { server in
+            try await server.createZone("Trip")
+            var browser = ConsoleBrowser(server)
+            _ = try await browser.signIn()
+            let base = "/console/c/\(DevSeeder.container)/development"
+            let alice = "\(base)/u/\(server.userRecordName("alice"))/private"
+            _ = try await browser.get(alice)
+            for (name, field, type, value) in [("day1", "title", "STRING", "Day one"), ("day2", "link", "REFERENCE", "day1")] {
+                let saved = try await browser.post("\(alice)/records", [
+                    ("operation", "save"), ("zone", "Trip"), ("name", name), ("recordType", "Day"), ("field", field), ("type", type),
+                    ("value", value), ("back", alice),
+                ])
+                #expect(saved.text.contains("Record \(name) created."), "\(saved.text.components(separatedBy: "role=\"").dropFirst().first ?? "")")
+            }
+            let day2 = try #require(try await server.lookup(["day2"], zone: "Trip").first?.record)
+            guard case .reference(let reference)? = day2.fields?["link"]?.value else {
+                Issue.record("link is not a reference: \(String(describing: day2.fields))")
+                return
+            }
+            #expect(reference.recordName == "day1")
+
+            _ = try await browser.get("\(base)/accounts")
+            let quota = try await browser.post("\(base)/accounts", [
+                ("operation", "quota"), ("account", server.userRecordName("bob")), ("bytes", "1000"), ("back", "\(base)/accounts"),
+            ])
+            #expect(quota.text.contains("Quota 1000 bytes"))
+            let token = try #require(server.credentials.account("carol")?.webAuthToken)
+            let revoked = try await browser.post("\(base)/accounts", [("operation", "revoke"), ("token", token), ("back", "\(base)/accounts")])
+            #expect(revoked.text.contains("revoked"))
+            #expect(try await server.post("zones/list", EmptyBody(), as: "carol").status.code == 421)
+            let old = try await server.call("changes/database", DatabaseChangesRequest(), expecting: DatabaseChangesResponse.self).syncToken
+            let compacted = try await browser.post("\(base)/accounts", [
+                ("operation", "compact"), ("account", server.userRecordName("alice")), ("database", "private"), ("back", "\(base)/accounts"),
+            ])
+            #expect(compacted.text.contains("compacted"))
+            let expired = try await server.post("changes/database", DatabaseChangesRequest(syncToken: old))
+            #expect(expired.status == .badRequest && expired.errorBody?.ckErrorCode == 21, "\(expired.text)")
+        }
+    }
+}
