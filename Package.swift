@@ -36,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.1.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         .target(name: "StratusModel", exclude: ["README.md"], swiftSettings: swiftSettings),
@@ -48,6 +49,17 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "_NIOFileSystem", package: "swift-nio"),
+            ],
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "StratusStorePostgres",
+            dependencies: [
+                "StratusModel",
+                "StratusStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -177,6 +189,11 @@ let package = Package(
         ),
         .testTarget(name: "StratusKitTests", dependencies: ["StratusKit", "StratusModel"], swiftSettings: testSwiftSettings),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"], swiftSettings: testSwiftSettings),
+        .testTarget(
+            name: "StratusStorePostgresTests",
+            dependencies: ["StratusStorePostgres", "StratusStore", "StratusModel"],
+            swiftSettings: testSwiftSettings
+        ),
         .testTarget(
             name: "StratusStoreTests",
             dependencies: ["StratusStore", "StratusModel"],

@@ -1,0 +1,83 @@
+import Foundation
+import Logging
+import PostgresNIO
+import StratusStore
+
+/// The PostgreSQL store: the same protocols as `SQLiteStore`, for many server instances on one
+/// database. Every instance runs the same migrations (serialised by an advisory lock), so any of
+/// them can start first.
+///
+/// It owns a `PostgresClient` (a connection pool) and runs it for as long as the store lives;
+/// ``close()`` ends it. Built so far: the migrations and `IdentityStore`; the record, schema,
+/// share, push, quota and asset stores follow (see the PostgreSQL issue).
+public final class PostgresStore: Sendable {
+    public let location: PostgresLocation
+    let client: PostgresClient
+    let logger: Logger
+    private let runner: Task<Void, Never>
+
+    public init(_ location: PostgresLocation, maximumConnections: Int = 20, logger: Logger = Logger(label: "stratus.postgres")) {
+        var configuration = location.configuration
+        configuration.options.maximumConnections = maximumConnections
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.location = location
+        self.client = client
+        self.logger = logger
+        self.runner = Task { await client.run() }
+    }
+
+    deinit { runner.cancel() }
+
+    /// Stops the pool: queries after it fail.
+    public func close() {
+        runner.cancel()
+    }
+
+    /// Milliseconds since 1970, for `created_at` columns.
+    static var nowMilliseconds: Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+
+    /// Runs `body` on one pooled connection, translating PostgreSQL's errors into ``StoreError``.
+    func withConnection<T: Sendable>(_ body: nonisolated(nonsending) (PostgresConnection) async throws -> sending T) async throws(StoreError) -> T {
+        do {
+            return try await client.withConnection(body)
+        } catch {
+            throw Self.translate(error)
+        }
+    }
+
+    /// Runs `body` in one transaction (committed when it returns, rolled back when it throws).
+    func withTransaction<T: Sendable>(_ body: nonisolated(nonsending) (PostgresConnection) async throws -> sending T) async throws(StoreError) -> T {
+        do {
+            return try await client.withTransaction(logger: logger, body)
+        } catch {
+            throw Self.translate(error)
+        }
+    }
+
+    /// One statement's result rows.
+    @discardableResult
+    func query(_ query: PostgresQuery) async throws(StoreError) -> PostgresRowSequence {
+        do {
+            return try await client.query(query, logger: logger)
+        } catch {
+            throw Self.translate(error)
+        }
+    }
+
+    /// Runs one statement as written (no parameters): database administration, never values a client sent.
+    package func execute(unsafeSQL sql: String) async throws(StoreError) {
+        try await query(PostgresQuery(unsafeSQL: sql))
+    }
+
+    static func translate(_ error: any Error) -> StoreError {
+        if let error = error as? StoreError { return error }
+        if let error = error as? PSQLError {
+            switch error.serverInfo?[.sqlState] {
+            case "23505": return StoreError(.duplicate, error.serverInfo?[.message] ?? "duplicate")
+            case "40001", "40P01", "55P03": return StoreError(.busy, error.serverInfo?[.message] ?? "serialization")
+            default: return StoreError(.failure, String(reflecting: error))
+            }
+        }
+        return StoreError(.failure, "\(error)")
+    }
+}
