@@ -14,18 +14,44 @@ enum ZoneListing {
         guard let zoneID = place.zoneID else { throw ConsoleFailure("Choose a zone.") }
         let scope = try place.scope(origin: origin)
         if zoneID.isDefaultZone {
-            let schema = try await services.schema.describe(container: place.container, environment: place.environment)
-            var records: [Record] = []
-            for type in schema.recordTypes.prefix(typeLimit) where records.count < limit {
-                let query = QueryRecordsRequest(query: Query(recordType: type.name), zoneID: zoneID, resultsLimit: limit - records.count)
-                // A type this database cannot query (an index missing in production) is left out.
-                guard let answer = try? await services.queries.query(query, scope: scope) else { continue }
-                records += answer.records.compactMap(\.record)
-            }
-            return (records, nil)
+            return try await defaultZone(zoneID, scope: scope, page: page, limit: limit, place: place, services: services)
         }
         _ = try await services.faultCheck(place, endpoint: "records/changes")
         let answer = try await services.changes.recordChanges(RecordChangesRequest(zoneID: zoneID, syncToken: page, resultsLimit: limit), scope: scope)
         return (answer.records.filter { $0.deleted != true }, answer.moreComing ? answer.syncToken : nil)
+    }
+
+    /// A default zone a page at a time: record type by record type, each through its query's
+    /// continuation marker. The page token is `typeIndex.marker`.
+    private static func defaultZone(
+        _ zoneID: ZoneID, scope: RequestScope, page: String?, limit: Int, place: Place, services: StratusServices
+    ) async throws -> (records: [Record], nextPage: String?) {
+        let types = try await services.schema.describe(container: place.container, environment: place.environment).recordTypes
+            .prefix(typeLimit).map(\.name)
+        var index = 0
+        var marker: String?
+        if let page, let dot = page.firstIndex(of: "."), let start = Int(page[..<dot]) {
+            index = start
+            let rest = String(page[page.index(after: dot)...])
+            marker = rest.isEmpty ? nil : rest
+        }
+        var records: [Record] = []
+        while index < types.count {
+            let query = QueryRecordsRequest(
+                query: Query(recordType: types[index]), zoneID: zoneID, resultsLimit: limit - records.count, continuationMarker: marker
+            )
+            // A type this database cannot query (an index missing in production) is left out.
+            let answer = try? await services.queries.query(query, scope: scope)
+            records += answer?.records.compactMap(\.record) ?? []
+            if let next = answer?.continuationMarker {
+                if records.count >= limit { return (records, "\(index).\(next)") }
+                marker = next
+                continue
+            }
+            index += 1
+            marker = nil
+            if records.count >= limit { return (records, index < types.count ? "\(index)." : nil) }
+        }
+        return (records, nil)
     }
 }

@@ -119,4 +119,29 @@ struct ConsoleEdgeTests {
             #expect(expired.status == .badRequest && expired.errorBody?.ckErrorCode == 21, "\(expired.text)")
         }
     }
+
+    @Test("a default zone pages through its record types (the public database has no change feed)")
+    func defaultZonePaging() async throws {
+        try await TestServer.run { server in
+            var operations = (0..<60).map { RecordOperation(.create, Record(recordName: "place\($0)", recordType: "Place", fields: ["n": .int64(Int64($0))])) }
+            operations += (0..<3).map { RecordOperation(.create, Record(recordName: "note\($0)", recordType: "Note", fields: ["n": .int64(Int64($0))])) }
+            let saved = try await server.post("records/modify", ModifyRecordsRequest(operations: operations), database: "public", as: "alice")
+            #expect(saved.status == .ok)
+            var browser = ConsoleBrowser(server)
+            _ = try await browser.signIn()
+            var page = "/console/c/\(DevSeeder.container)/development/u/\(server.userRecordName("alice"))/public/zone?zone=_defaultZone"
+            var seen = Set<String>()
+            var pages = 0
+            while pages < 5 {
+                let answer = try await browser.get(page)
+                pages += 1
+                for name in (0..<60).map({ "place\($0)" }) + (0..<3).map({ "note\($0)" }) where answer.text.contains(">\(name)</a>") {
+                    seen.insert(name)
+                }
+                guard let next = ConsoleBrowser.link("Next page", in: answer.text) else { break }
+                page = next
+            }
+            #expect(pages == 2 && seen.count == 63, "\(pages) pages, \(seen.count) records")
+        }
+    }
 }
