@@ -152,7 +152,7 @@ struct BrowseRoutes: Sendable {
 
     /// The acting account; refused when the server has no such account or container.
     func requireAccount(_ place: Place) async throws -> AccountInfo {
-        guard try await services.identity.containers(limit: 1_000).contains(place.container) else {
+        guard try await services.identity.containerExists(place.container) else {
             throw ConsoleFailure("There is no container \(place.container) on this server.")
         }
         guard let user = place.user, let account = try await services.identity.account(userRecordName: user) else {

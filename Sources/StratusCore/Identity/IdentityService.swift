@@ -130,6 +130,11 @@ public struct IdentityService: Sendable {
         do { return try await store.allAccounts(limit: limit).map(AccountInfo.init) } catch { throw CoreError(error) }
     }
 
+    /// Whether the server has this container.
+    public func containerExists(_ identifier: String) async throws(CoreError) -> Bool {
+        do { return try await store.containerExists(identifier) } catch { throw CoreError(error) }
+    }
+
     /// Container identifiers, in order, at most `limit`.
     public func containers(limit: Int) async throws(CoreError) -> [String] {
         do { return try await store.containers(limit: limit) } catch { throw CoreError(error) }
