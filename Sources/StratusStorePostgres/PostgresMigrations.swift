@@ -63,6 +63,7 @@ enum PostgresMigrations {
             )
             """,
         ]),
+        ("p2-records-shares-push-assets", recordsSharesPushAssets),
     ]
 
     /// Applies the migrations this database lacks; answers their names.

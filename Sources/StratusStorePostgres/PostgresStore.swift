@@ -8,12 +8,15 @@ import StratusStore
 /// them can start first.
 ///
 /// It owns a `PostgresClient` (a connection pool) and runs it for as long as the store lives;
-/// ``close()`` ends it. Built so far: the migrations and `IdentityStore`; the record, schema,
-/// share, push, quota and asset stores follow (see the PostgreSQL issue).
-public final class PostgresStore: Sendable {
+/// ``close()`` ends it. Zone batches arriving together on one instance share a transaction
+/// (``PostgresGroupCommit``); every writing transaction takes the change sequence's row lock
+/// first, so sequence values are handed out, and become visible, in one order across instances.
+public final class PostgresStore: RecordStore, Sendable {
     public let location: PostgresLocation
     let client: PostgresClient
     let logger: Logger
+    let groupCommit: PostgresGroupCommit
+    let signals: PostgresSignals
     private let runner: Task<Void, Never>
 
     public init(_ location: PostgresLocation, maximumConnections: Int = 20, logger: Logger = Logger(label: "stratus.postgres")) {
@@ -23,13 +26,19 @@ public final class PostgresStore: Sendable {
         self.location = location
         self.client = client
         self.logger = logger
+        self.groupCommit = PostgresGroupCommit { batches in await PostgresStore.writeGroup(batches, client: client, logger: logger) }
+        self.signals = PostgresSignals(client: client, logger: logger)
         self.runner = Task { await client.run() }
     }
 
-    deinit { runner.cancel() }
+    deinit {
+        signals.close()
+        runner.cancel()
+    }
 
     /// Stops the pool: queries after it fail.
     public func close() {
+        signals.close()
         runner.cancel()
     }
 
@@ -71,6 +80,10 @@ public final class PostgresStore: Sendable {
 
     static func translate(_ error: any Error) -> StoreError {
         if let error = error as? StoreError { return error }
+        // A transaction reports what its body threw (or what BEGIN or COMMIT did) wrapped.
+        if let error = error as? PostgresTransactionError, let cause = error.closureError ?? error.beginError ?? error.commitError {
+            return translate(cause)
+        }
         if let error = error as? PSQLError {
             switch error.serverInfo?[.sqlState] {
             case "23505": return StoreError(.duplicate, error.serverInfo?[.message] ?? "duplicate")

@@ -1,11 +1,10 @@
 import Foundation
-import PostgresNIO
 import StratusStore
 import StratusStorePostgres
 import Testing
 
-/// A PostgreSQL database of its own for one test: created on the server `STRATUS_TEST_POSTGRES`
-/// names (`.ci/run` starts one), dropped afterwards. Without the variable the PostgreSQL tests are
+/// A PostgreSQL database of its own for one test, on the server `STRATUS_TEST_POSTGRES` names
+/// (`.ci/run` starts one), dropped afterwards. Without the variable the PostgreSQL tests are
 /// skipped, saying why.
 enum TestDatabase {
     static let url = ProcessInfo.processInfo.environment["STRATUS_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
@@ -14,23 +13,13 @@ enum TestDatabase {
     /// Runs `body` with a migrated store on a fresh database.
     static func withStore<T: Sendable>(_ body: (PostgresStore) async throws -> T) async throws -> T {
         guard let url else { throw StoreError(.invalid, "STRATUS_TEST_POSTGRES is not set") }
-        let server = try PostgresLocation(url: url)
-        let name = "stratus_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
-        let admin = PostgresStore(server, maximumConnections: 1)
-        defer { admin.close() }
-        try await admin.execute(unsafeSQL: "CREATE DATABASE \(name)")
-        var location = server
-        location.database = name
-        let store = PostgresStore(location)
+        let scratch = try await ScratchDatabase.create(on: url)
         do {
-            try await store.migrate()
-            let result = try await body(store)
-            store.close()
-            try await admin.execute(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)")
+            let result = try await body(scratch.store)
+            await scratch.drop()
             return result
         } catch {
-            store.close()
-            try? await admin.execute(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)")
+            await scratch.drop()
             throw error
         }
     }

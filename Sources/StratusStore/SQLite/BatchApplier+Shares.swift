@@ -19,10 +19,10 @@ extension BatchApplier {
         }
         let before = try rows.participants(of: write.name, zoneID: zoneID)
         let permission = share.publicPermission ?? row.publicPermission
-        var participants = share.participants.map { BatchApplier.merge($0, into: before) } ?? before
-        participants = BatchApplier.applyPublicPermission(from: row.publicPermission, to: permission, participants)
-        if let failure = BatchApplier.checkLimit(participants, share.participantLimit) { return .failed(failure) }
-        if let failure = BatchApplier.checkNotMixed(participants, before: before, permission: permission) { return .failed(failure) }
+        var participants = share.participants.map { ShareRules.merge($0, into: before) } ?? before
+        participants = ShareRules.applyPublicPermission(from: row.publicPermission, to: permission, participants)
+        if let failure = ShareRules.checkLimit(participants, share.participantLimit) { return .failed(failure) }
+        if let failure = ShareRules.checkNotMixed(participants, before: before, permission: permission) { return .failed(failure) }
 
         seq += 1
         if case .save(replace: true) = write.action {
@@ -35,7 +35,7 @@ extension BatchApplier {
         try upsert(record, fieldsJSON: nil, zoneID: zoneID)
         if permission != row.publicPermission { try rows.setPublicPermission(permission, share: write.name, zoneID: zoneID) }
         try rows.replaceParticipants(participants, share: write.name, zoneID: zoneID)
-        for user in BatchApplier.lostAccess(before: before, after: participants) {
+        for user in ShareRules.lostAccess(before: before, after: participants) {
             try rows.refreshFeed(user: user, zoneID: zoneID, seq: seq)
         }
         return .saved(record)
@@ -58,10 +58,10 @@ extension BatchApplier {
             role: .owner, permission: .readWrite, status: .accepted
         )
         let permission = share.publicPermission ?? SharePermission.none
-        let participants = BatchApplier.merge(share.participants ?? [], into: [owner])
-        if let failure = BatchApplier.checkLimit(participants, share.participantLimit) { return .failed(failure) }
-        if let failure = BatchApplier.checkNotMixed(participants, before: [owner], permission: permission) { return .failed(failure) }
-        let guid = root?.shortGUID ?? ShareRows.newShortGUID()
+        let participants = ShareRules.merge(share.participants ?? [], into: [owner])
+        if let failure = ShareRules.checkLimit(participants, share.participantLimit) { return .failed(failure) }
+        if let failure = ShareRules.checkNotMixed(participants, before: [owner], permission: permission) { return .failed(failure) }
+        let guid = root?.shortGUID ?? ShareRules.newShortGUID()
 
         seq += 1
         let record = StoredRecord(
@@ -124,87 +124,5 @@ extension BatchApplier {
             seq += 1
             try rows.refreshFeed(user: user, zoneID: zoneID, seq: seq)
         }
-    }
-
-    // MARK: - Participant lists
-
-    /// The participant list a share save asks for: given participants matched to existing ones
-    /// (by id, account or email) and updated, new ones invited, missing ones removed. The owner
-    /// always stays as they are. Linear in the participants: matches are found through indexes
-    /// by id, account and email, never by searching the list.
-    static func merge(_ specs: [ParticipantSpec], into existing: [StoredParticipant]) -> [StoredParticipant] {
-        var result = existing
-        var participants = ParticipantIndex()
-        for position in result.indices { participants.add(result[position], at: position) }
-        var named = Set<String>()
-        for spec in specs {
-            guard let index = participants.first(matching: spec) else {
-                guard spec.status != .removed else { continue }
-                let invited = StoredParticipant(
-                    id: UUID().uuidString, userRecordName: spec.userRecordName, email: spec.email,
-                    role: spec.role == .owner ? .user : spec.role, permission: spec.permission, status: .invited
-                )
-                participants.add(invited, at: result.count)
-                result.append(invited)
-                named.insert(invited.id)
-                continue
-            }
-            named.insert(result[index].id)
-            guard result[index].role != .owner else { continue }
-            if spec.role != .owner { result[index].role = spec.role }
-            result[index].permission = spec.permission
-            if result[index].userRecordName == nil, let user = spec.userRecordName {
-                result[index].userRecordName = user
-                participants.add(result[index], at: index)
-            }
-            if spec.status == .removed {
-                result[index].status = .removed
-            } else if result[index].status == .removed {
-                result[index].status = .invited
-            }
-        }
-        for index in result.indices where !named.contains(result[index].id) && result[index].role != .owner {
-            result[index].status = .removed
-        }
-        return result
-    }
-
-    /// Opening a private share to the public drops its pending invitations (accepted ones stay);
-    /// closing a public share removes every participant but the owner (CKShare's rules).
-    static func applyPublicPermission(
-        from old: SharePermission, to new: SharePermission, _ participants: [StoredParticipant]
-    ) -> [StoredParticipant] {
-        guard old != new else { return participants }
-        return participants.map { participant in
-            var participant = participant
-            guard participant.role != .owner else { return participant }
-            if old == .none, participant.status == .invited { participant.status = .removed }
-            if new == .none { participant.status = .removed }
-            return participant
-        }
-    }
-
-    /// A public share takes no new invitations: its participant list changes only while it is
-    /// private (private and public participants are not mixed).
-    static func checkNotMixed(_ participants: [StoredParticipant], before: [StoredParticipant], permission: SharePermission) -> WriteFailure? {
-        guard permission != .none else { return nil }
-        let wasActive = Set(before.filter { $0.status != .removed }.map(\.id))
-        let invites = participants.contains { $0.status == .invited && $0.role != .publicUser && !wasActive.contains($0.id) }
-        guard invites else { return nil }
-        return .invalid("a public share (publicPermission \(permission.rawValue)) takes no invitations: private and public participants are not mixed")
-    }
-
-    static func checkLimit(_ participants: [StoredParticipant], _ limit: Int) -> WriteFailure? {
-        let count = participants.count { $0.status != .removed }
-        guard count > limit else { return nil }
-        return .invalid("a share may have at most \(limit) participants, this one would have \(count)")
-    }
-
-    /// Accounts that had accepted before and no longer count as accepted.
-    static func lostAccess(before: [StoredParticipant], after: [StoredParticipant]) -> [String] {
-        let stillAccepted = Set(after.filter { $0.status == .accepted }.compactMap(\.userRecordName))
-        return before.filter { $0.status == .accepted && $0.role != .owner }
-            .compactMap(\.userRecordName)
-            .filter { !stillAccepted.contains($0) }
     }
 }

@@ -130,7 +130,7 @@ struct BatchApplier {
             if record.parentName != oldParent { moves.append(ParentMove(name: record.name, from: oldParent, to: record.parentName)) }
             record.modified = stamp
             record.seq = seq
-            if write.createShortGUID, record.shortGUID == nil { record.shortGUID = ShareRows.newShortGUID() }
+            if write.createShortGUID, record.shortGUID == nil { record.shortGUID = ShareRules.newShortGUID() }
             try upsert(record, fieldsJSON: replace ? fieldsJSON : nil, zoneID: zoneID)
             try updateReferences(of: record, before: live, zoneID: zoneID)
             try updateAssets(of: record, before: live, zoneID: zoneID)
@@ -176,7 +176,7 @@ struct BatchApplier {
         seq += 1
         let record = StoredRecord(
             name: write.name, type: type, fields: write.fields, created: stamp, modified: stamp,
-            parentName: write.parentName, shortGUID: write.createShortGUID ? ShareRows.newShortGUID() : nil, seq: seq
+            parentName: write.parentName, shortGUID: write.createShortGUID ? ShareRules.newShortGUID() : nil, seq: seq
         )
         try upsert(record, fieldsJSON: fieldsJSON, zoneID: zoneID)
         try updateReferences(of: record, before: nil, zoneID: zoneID)

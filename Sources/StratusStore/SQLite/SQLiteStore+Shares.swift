@@ -41,7 +41,7 @@ extension SQLiteStore: ShareStore {
                     id: UUID().uuidString, userRecordName: user, email: acceptor.email,
                     role: .publicUser, permission: share.publicPermission, status: .accepted
                 ))
-                if BatchApplier.checkLimit(participants, acceptor.participantLimit) != nil { return .tooManyParticipants }
+                if ShareRules.checkLimit(participants, acceptor.participantLimit) != nil { return .tooManyParticipants }
             }
             try SQLiteStore.changeParticipants(participants, of: share, user: user, timestamp: acceptor.timestamp, in: db)
             return try SQLiteStore.fetchShare(shortGUID: shortGUID, in: db).map(AcceptOutcome.accepted) ?? .notFound

@@ -8,11 +8,6 @@ import StratusModel
 struct ShareRows {
     let db: Database
 
-    /// An opaque, URL-safe invitation GUID.
-    static func newShortGUID() -> String {
-        "0" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(23)
-    }
-
     // MARK: - Reading
 
     struct ShareRow {

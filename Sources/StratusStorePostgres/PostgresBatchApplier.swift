@@ -1,0 +1,251 @@
+import Foundation
+import PostgresNIO
+import StratusModel
+import StratusStore
+
+/// Applies one zone batch inside an open transaction, as the SQLite store's `BatchApplier`
+/// does: checks each write's precondition, writes rows stamped with the next sequence values,
+/// and says whether to commit.
+struct PostgresBatchApplier {
+    let tx: PostgresTransaction
+    let batch: ZoneBatch
+    let fieldsJSON: [String]
+    let encoder = JSONEncoder()
+
+    init(tx: PostgresTransaction, prepared: PostgresPreparedBatch) {
+        self.tx = tx
+        self.batch = prepared.batch
+        self.fieldsJSON = prepared.fieldsJSON
+    }
+
+    /// Applies the batch; `group` is advanced only by a batch that commits.
+    func run(in group: inout PostgresGroupState) async throws -> (result: ZoneBatchResult, commit: Bool) {
+        guard var zone = try await group.zone(batch.zone, in: tx) else { throw StoreError(.zoneNotFound) }
+        let schemaFailures = batch.schema.isEmpty ? [:] : try await checkSchema()
+        let integrityFailures = try await integrityFailures(zoneID: zone.id)
+        var seq = group.sequence
+        let startSeq = seq
+        var outcomes: [WriteOutcome] = []
+        outcomes.reserveCapacity(batch.writes.count)
+        var moves: [PostgresParentMove] = []
+        var changes: [RecordChange] = []
+        var quota = try await PostgresQuotaLedger.load(for: batch.zone.database, in: tx)
+        for (position, (write, json)) in zip(batch.writes, fieldsJSON).enumerated() {
+            if let reason = schemaFailure(of: write, in: schemaFailures) {
+                outcomes.append(.failed(.invalid(reason)))
+                continue
+            }
+            if let failure = integrityFailures[position] {
+                outcomes.append(.failed(failure))
+                continue
+            }
+            let delta = try await quota?.delta(of: write, fieldsJSON: json, zoneID: zone.id, in: tx) ?? 0
+            if let quota, !quota.admits(delta) {
+                outcomes.append(.failed(.quotaExceeded(quota: quota.bytes)))
+                continue
+            }
+            let outcome = try await apply(write, fieldsJSON: json, zoneID: zone.id, seq: &seq, moves: &moves, changes: &changes)
+            if case .failed = outcome {} else { quota?.used += delta }
+            outcomes.append(outcome)
+        }
+        if !moves.isEmpty { try await recordCoverageChanges(moves, zoneID: zone.id, seq: &seq) }
+        if batch.writes.contains(where: { $0.share != nil }) {
+            // Creating a share re-stamps its root: answer with the root as it now is.
+            var current: [WriteOutcome] = []
+            for outcome in outcomes {
+                guard case .saved(let record) = outcome, let now = try await PostgresStore.fetchRecord(record.name, zoneID: zone.id, in: tx)
+                else {
+                    current.append(outcome)
+                    continue
+                }
+                current.append(.saved(now))
+            }
+            outcomes = current
+        }
+        let failed = outcomes.contains { if case .failed = $0 { true } else { false } }
+        if failed && batch.atomic && zone.atomic {
+            let aborted = outcomes.map { outcome -> WriteOutcome in
+                if case .failed = outcome { return outcome }
+                return .failed(.atomicAborted)
+            }
+            return (ZoneBatchResult(outcomes: aborted, zone: zone, previousSeq: startSeq), false)
+        }
+        try await quota?.save(in: tx)
+        if seq != startSeq {
+            zone.lastSeq = seq
+            group.committed(zone, key: batch.zone, sequence: seq)
+        }
+        return (ZoneBatchResult(outcomes: outcomes, zone: zone, previousSeq: startSeq, changes: changes), true)
+    }
+
+    // MARK: - Writes
+
+    private func apply(
+        _ write: RecordWrite, fieldsJSON: String, zoneID: Int64, seq: inout Int64, moves: inout [PostgresParentMove],
+        changes: inout [RecordChange]
+    ) async throws -> WriteOutcome {
+        let existing = try await PostgresStore.fetchRecord(write.name, zoneID: zoneID, in: tx)
+        let live = existing?.deleted == false ? existing : nil
+        if let creator = write.requiredCreator, let live, live.created.userRecordName != creator {
+            return .failed(.permissionDenied)
+        }
+        if case .changeTag(let tag) = write.precondition {
+            guard let live else { return .failed(.notFound) }
+            guard live.changeTag == tag else { return .failed(.conflict(live)) }
+        }
+        let author = batch.author
+        let stamp = RecordStamp(timestamp: author.timestamp, userRecordName: author.userRecordName, deviceID: author.deviceID)
+        if let share = write.share, write.action != .delete {
+            return try await applyShare(write, share, live: live, zoneID: zoneID, stamp: stamp, seq: &seq)
+        }
+        if case .create = write.action, let live { return .failed(.exists(live)) }
+        if write.action != .delete, write.action != .leave, let failure = try await assetFailure(of: write, live: live, zoneID: zoneID) {
+            return .failed(failure)
+        }
+        switch write.action {
+        case .delete:
+            guard let record = live else { return .deleted(name: write.name) }
+            changes.append(RecordChange(name: record.name, type: record.type, fields: record.fields, kind: .deleted))
+            try await delete(record, zoneID: zoneID, stamp: stamp, seq: &seq)
+            try await deleteSources(of: record.name, zoneID: zoneID, stamp: stamp, seq: &seq)
+            return .deleted(name: write.name)
+        case .leave:
+            return try await leave(write.name, live: live, zoneID: zoneID, stamp: stamp, seq: &seq)
+        case .create:
+            if let live { return .failed(.exists(live)) }
+            return try await insertNew(write, fieldsJSON: fieldsJSON, zoneID: zoneID, stamp: stamp, seq: &seq, changes: &changes)
+        case .save(let replace):
+            guard var record = live else {
+                return try await insertNew(write, fieldsJSON: fieldsJSON, zoneID: zoneID, stamp: stamp, seq: &seq, changes: &changes)
+            }
+            if let type = write.recordType, type != record.type {
+                return .failed(.invalid("record '\(write.name)' has type '\(record.type)', not '\(type)'"))
+            }
+            seq += 1
+            let oldParent = record.parentName
+            if replace {
+                record.fields = write.fields
+                record.parentName = write.parentName
+            } else {
+                record.fields.merge(write.fields) { _, new in new }
+                record.parentName = write.parentName ?? record.parentName
+            }
+            if record.parentName != oldParent { moves.append(PostgresParentMove(name: record.name, from: oldParent, to: record.parentName)) }
+            record.modified = stamp
+            record.seq = seq
+            if write.createShortGUID, record.shortGUID == nil { record.shortGUID = ShareRules.newShortGUID() }
+            try await upsert(record, fieldsJSON: replace ? fieldsJSON : nil, zoneID: zoneID)
+            try await updateReferences(of: record, before: live, zoneID: zoneID)
+            try await updateAssets(of: record, before: live, zoneID: zoneID)
+            changes.append(RecordChange(name: record.name, type: record.type, fields: record.fields, kind: .updated))
+            return .saved(record)
+        }
+    }
+
+    /// Deletes a live record: its tombstone, its DELETE_SELF references, and its share.
+    func delete(_ record: StoredRecord, zoneID: Int64, stamp: RecordStamp, seq: inout Int64) async throws {
+        try await tombstone(record, zoneID: zoneID, stamp: stamp, seq: &seq)
+        try await updateReferences(of: nil, before: record, zoneID: zoneID)
+        try await updateAssets(of: nil, before: record, zoneID: zoneID)
+        if ShareNames.isShareType(record.type) {
+            try await stopSharing(record.name, zoneID: zoneID, stamp: stamp, seq: &seq)
+        } else if let shareName = record.shareName {
+            // Deleting a shared root deletes its share.
+            if let share = try await PostgresStore.fetchRecord(shareName, zoneID: zoneID, in: tx), !share.deleted {
+                try await tombstone(share, zoneID: zoneID, stamp: stamp, seq: &seq)
+            }
+            try await stopSharing(shareName, zoneID: zoneID, stamp: stamp, seq: &seq)
+        }
+    }
+
+    /// Makes a live record a tombstone at the next sequence value.
+    func tombstone(_ record: StoredRecord, zoneID: Int64, stamp: RecordStamp, seq: inout Int64) async throws {
+        var record = record
+        seq += 1
+        record.fields = [:]
+        record.modified = stamp
+        record.seq = seq
+        record.deleted = true
+        try await upsert(record, fieldsJSON: "{}", zoneID: zoneID)
+    }
+
+    private func insertNew(
+        _ write: RecordWrite, fieldsJSON: String, zoneID: Int64, stamp: RecordStamp, seq: inout Int64, changes: inout [RecordChange]
+    ) async throws -> WriteOutcome {
+        guard let type = write.recordType else {
+            return .failed(.invalid("record '\(write.name)' does not exist and the operation gives no recordType"))
+        }
+        seq += 1
+        let record = StoredRecord(
+            name: write.name, type: type, fields: write.fields, created: stamp, modified: stamp,
+            parentName: write.parentName, shortGUID: write.createShortGUID ? ShareRules.newShortGUID() : nil, seq: seq
+        )
+        try await upsert(record, fieldsJSON: fieldsJSON, zoneID: zoneID)
+        try await updateReferences(of: record, before: nil, zoneID: zoneID)
+        try await updateAssets(of: record, before: nil, zoneID: zoneID)
+        changes.append(RecordChange(name: record.name, type: type, fields: record.fields, kind: .created))
+        return .saved(record)
+    }
+
+    /// Writes the row; `fieldsJSON` is the fields already encoded, or `nil` to encode them here (merges).
+    func upsert(_ record: StoredRecord, fieldsJSON: String?, zoneID: Int64) async throws {
+        let json = try fieldsJSON ?? String(decoding: encoder.encode(record.fields), as: UTF8.self)
+        let size = Int64(json.utf8.count)
+        try await tx.execute("""
+            INSERT INTO records (zone_id, record_name, record_type, fields, fields_size, created_at, created_by,
+                created_device, modified_at, modified_by, modified_device, parent_name, share_name, short_guid, seq, deleted)
+            VALUES (\(zoneID), \(record.name), \(record.type), CAST(\(json) AS jsonb), \(size), \(record.created.timestamp),
+                \(record.created.userRecordName), \(record.created.deviceID), \(record.modified.timestamp), \(record.modified.userRecordName),
+                \(record.modified.deviceID), \(record.parentName), \(record.shareName), \(record.shortGUID), \(record.seq), \(record.deleted))
+            ON CONFLICT (zone_id, record_name) DO UPDATE SET
+                record_type = EXCLUDED.record_type, fields = EXCLUDED.fields, fields_size = EXCLUDED.fields_size,
+                created_at = EXCLUDED.created_at, created_by = EXCLUDED.created_by, created_device = EXCLUDED.created_device,
+                modified_at = EXCLUDED.modified_at, modified_by = EXCLUDED.modified_by, modified_device = EXCLUDED.modified_device,
+                parent_name = EXCLUDED.parent_name, share_name = EXCLUDED.share_name, short_guid = EXCLUDED.short_guid,
+                seq = EXCLUDED.seq, deleted = EXCLUDED.deleted
+            """)
+    }
+
+    // MARK: - Schema
+
+    private struct FieldKey: Hashable {
+        var recordType: String
+        var fieldName: String
+    }
+
+    /// Learns the batch's field types; returns the fields whose type conflicts with the schema.
+    private func checkSchema() async throws -> [FieldKey: String] {
+        var failures: [FieldKey: String] = [:]
+        let database = batch.zone.database
+        let environment = database.environment.rawValue
+        for field in batch.schema {
+            let known = try await tx.first("""
+                SELECT field_type FROM schema_fields WHERE container = \(database.container) AND environment = \(environment)
+                    AND record_type = \(field.recordType) AND field_name = \(field.fieldName)
+                """) { try $0.decode(String.self) }
+            let key = FieldKey(recordType: field.recordType, fieldName: field.fieldName)
+            if let known {
+                if known != field.type.rawValue {
+                    failures[key] = "field '\(field.fieldName)' of '\(field.recordType)' has type \(known), not \(field.type.rawValue)"
+                }
+            } else if batch.schemaMayGrow {
+                try await tx.execute("""
+                    INSERT INTO schema_fields (container, environment, record_type, field_name, field_type)
+                    VALUES (\(database.container), \(environment), \(field.recordType), \(field.fieldName), \(field.type.rawValue))
+                    ON CONFLICT DO NOTHING
+                    """)
+            } else {
+                failures[key] = "field '\(field.fieldName)' is not in the production schema of '\(field.recordType)'"
+            }
+        }
+        return failures
+    }
+
+    private func schemaFailure(of write: RecordWrite, in failures: [FieldKey: String]) -> String? {
+        guard !failures.isEmpty, let type = write.recordType else { return nil }
+        for name in write.fields.keys {
+            if let reason = failures[FieldKey(recordType: type, fieldName: name)] { return reason }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,167 @@
+import CoreMetrics
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+import StratusModel
+import StratusStore
+
+/// A zone batch with each write's fields already encoded as JSON (and that JSON's size, which
+/// quotas count), done on the caller's task rather than inside the transaction.
+struct PostgresPreparedBatch: Sendable {
+    let batch: ZoneBatch
+    let fieldsJSON: [String]
+    /// The rows the batch may write (records and participants): its share of a group's budget.
+    let cost: Int
+
+    init(_ batch: ZoneBatch) throws {
+        let encoder = JSONEncoder()
+        self.batch = batch
+        self.cost = batch.writes.reduce(0) { $0 + 1 + ($1.share?.participants?.count ?? 0) }
+        self.fieldsJSON = try batch.writes.map { write in
+            write.fields.isEmpty ? "{}" : String(decoding: try encoder.encode(write.fields), as: UTF8.self)
+        }
+    }
+}
+
+/// Group commit, as the SQLite store does it: zone batches that arrive while this instance's
+/// transaction is open are written together in its next one (each in a savepoint, so a failed
+/// atomic batch rolls back alone), so N concurrent saves cost one commit and one turn of the
+/// writers' lock. One drain task runs while anything is queued; none exists otherwise.
+final class PostgresGroupCommit: Sendable {
+    typealias Outcome = Result<ZoneBatchResult, StoreError>
+    typealias Write = @Sendable ([PostgresPreparedBatch]) async -> [Outcome]
+
+    private struct Waiter: Sendable {
+        let batch: PostgresPreparedBatch
+        let continuation: CheckedContinuation<Outcome, Never>
+    }
+
+    private struct State: Sendable {
+        var queue: [Waiter] = []
+        var draining = false
+    }
+
+    private let state = Mutex(State())
+    private let write: Write
+    let maximumGroup: Int
+    let maximumCost: Int
+
+    init(maximumGroup: Int = 256, maximumCost: Int = 2_000, write: @escaping Write) {
+        self.maximumGroup = maximumGroup
+        self.maximumCost = maximumCost
+        self.write = write
+    }
+
+    /// Writes `batch` in the next group and returns its own outcome.
+    func submit(_ batch: PostgresPreparedBatch) async -> Outcome {
+        await withCheckedContinuation { continuation in
+            let mustStart = state.withLock { state -> Bool in
+                state.queue.append(Waiter(batch: batch, continuation: continuation))
+                guard !state.draining else { return false }
+                state.draining = true
+                return true
+            }
+            if mustStart { Task { await self.drain() } }
+        }
+    }
+
+    private func drain() async {
+        while true {
+            let group = state.withLock { state -> [Waiter] in
+                var count = 0
+                var cost = 0
+                for waiter in state.queue.prefix(maximumGroup) {
+                    if count > 0 && cost + waiter.batch.cost > maximumCost { break }
+                    cost += waiter.batch.cost
+                    count += 1
+                }
+                let taken = Array(state.queue.prefix(count))
+                state.queue.removeFirst(count)
+                if taken.isEmpty { state.draining = false }
+                return taken
+            }
+            guard !group.isEmpty else { return }
+            Recorder(label: "stratus_group_commit_batches", aggregate: true).record(group.count)
+            let outcomes = await write(group.map(\.batch))
+            for (waiter, outcome) in zip(group, outcomes) {
+                waiter.continuation.resume(returning: outcome)
+            }
+        }
+    }
+}
+
+/// What the batches of one group share: the change sequence and the zones they touched, read
+/// once per group and written back once at its end.
+struct PostgresGroupState {
+    private(set) var sequence: Int64
+    private var zones: [ZoneKey: StoredZone] = [:]
+    private var touched: Set<ZoneKey> = []
+    private let startSequence: Int64
+
+    init(sequence: Int64) {
+        self.sequence = sequence
+        self.startSequence = sequence
+    }
+
+    /// The live zone, read on first use in the group.
+    mutating func zone(_ key: ZoneKey, in tx: PostgresTransaction) async throws -> StoredZone? {
+        if let zone = zones[key] { return zone }
+        let zone = try await PostgresStore.fetchZone(key, in: tx)
+        zones[key] = zone
+        return zone
+    }
+
+    /// Records what a committed batch changed.
+    mutating func committed(_ zone: StoredZone, key: ZoneKey, sequence: Int64) {
+        zones[key] = zone
+        touched.insert(key)
+        self.sequence = sequence
+    }
+
+    /// Writes the sequence and the touched zones' positions back.
+    func finish(in tx: PostgresTransaction) async throws {
+        guard sequence != startSequence else { return }
+        try await tx.setSequence(sequence)
+        for key in touched {
+            guard let zone = zones[key] else { continue }
+            try await tx.execute("UPDATE zones SET last_seq = \(zone.lastSeq), feed_seq = \(zone.lastSeq) WHERE id = \(zone.id)")
+        }
+    }
+}
+
+extension PostgresStore {
+    /// Writes a group of zone batches in one transaction, each inside its own savepoint, so an
+    /// atomic batch that fails (or names a missing zone) rolls back alone.
+    static func writeGroup(_ batches: [PostgresPreparedBatch], client: PostgresClient, logger: Logger) async -> [Result<ZoneBatchResult, StoreError>] {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                let tx = PostgresTransaction(connection: connection, logger: logger)
+                var group = PostgresGroupState(sequence: try await tx.lockSequence())
+                var results: [Result<ZoneBatchResult, StoreError>] = []
+                for batch in batches {
+                    try await tx.execute("SAVEPOINT batch")
+                    var attempt = group
+                    do {
+                        let applied = try await PostgresBatchApplier(tx: tx, prepared: batch).run(in: &attempt)
+                        if applied.commit {
+                            group = attempt
+                            try await tx.execute("RELEASE SAVEPOINT batch")
+                        } else {
+                            try await tx.execute("ROLLBACK TO SAVEPOINT batch")
+                        }
+                        results.append(.success(applied.result))
+                    } catch let error as StoreError {
+                        try await tx.execute("ROLLBACK TO SAVEPOINT batch")
+                        results.append(.failure(error))
+                    }
+                }
+                try await group.finish(in: tx)
+                return results
+            }
+        } catch {
+            let failure = translate(error)
+            return batches.map { _ in .failure(failure) }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import PostgresNIO
+import StratusModel
+import StratusStore
+
+/// The share tables, read and written inside an open transaction (as the SQLite store's
+/// `ShareRows`): share rows, participant rows and each participant's shared database feed.
+struct PostgresShareRows {
+    let tx: PostgresTransaction
+
+    struct ShareRow {
+        var recordName: String
+        var rootName: String?
+        var shortGUID: String
+        var publicPermission: SharePermission
+    }
+
+    static let shareColumns = "record_name, root_name, short_guid, public_permission"
+
+    static func shareRow(from row: PostgresRow) throws -> ShareRow {
+        let (name, root, guid, permission) = try row.decode((String, String?, String, String).self)
+        return ShareRow(recordName: name, rootName: root, shortGUID: guid, publicPermission: SharePermission(rawValue: permission) ?? .unknown)
+    }
+
+    func share(named name: String, zoneID: Int64) async throws -> ShareRow? {
+        try await tx.first(
+            "SELECT \(unescaped: Self.shareColumns) FROM shares WHERE zone_id = \(zoneID) AND record_name = \(name)", Self.shareRow(from:)
+        )
+    }
+
+    func participants(of share: String, zoneID: Int64) async throws -> [StoredParticipant] {
+        try await tx.all("""
+            SELECT participant_id, user_record_name, email, role, permission, status FROM share_participants
+            WHERE zone_id = \(zoneID) AND share_name = \(share) ORDER BY position
+            """) { row in
+            let (id, user, email, role, permission, status) = try row.decode((String, String?, String?, String, String, String).self)
+            return StoredParticipant(
+                id: id, userRecordName: user, email: email, role: ParticipantRole(rawValue: role) ?? .unknown,
+                permission: SharePermission(rawValue: permission) ?? .unknown,
+                status: ParticipantAcceptanceStatus(rawValue: status) ?? .unknown
+            )
+        }
+    }
+
+    func insertShare(_ share: ShareRow, zoneID: Int64) async throws {
+        try await tx.execute("""
+            INSERT INTO shares (zone_id, record_name, root_name, short_guid, public_permission)
+            VALUES (\(zoneID), \(share.recordName), \(share.rootName), \(share.shortGUID), \(share.publicPermission.rawValue))
+            """)
+    }
+
+    func setPublicPermission(_ permission: SharePermission, share: String, zoneID: Int64) async throws {
+        try await tx.execute(
+            "UPDATE shares SET public_permission = \(permission.rawValue) WHERE zone_id = \(zoneID) AND record_name = \(share)"
+        )
+    }
+
+    /// Replaces the share's participant rows with `participants`, in order, in one statement.
+    func replaceParticipants(_ participants: [StoredParticipant], share: String, zoneID: Int64) async throws {
+        try await tx.execute("DELETE FROM share_participants WHERE zone_id = \(zoneID) AND share_name = \(share)")
+        guard !participants.isEmpty else { return }
+        let rows = participants.enumerated().map { position, participant in
+            ParticipantRow(
+                participantID: participant.id, position: position, userRecordName: participant.userRecordName, email: participant.email,
+                role: participant.role.rawValue, permission: participant.permission.rawValue, status: participant.status.rawValue
+            )
+        }
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let json = String(decoding: try encoder.encode(rows), as: UTF8.self)
+        try await tx.execute("""
+            INSERT INTO share_participants
+                (zone_id, share_name, participant_id, position, user_record_name, email, role, permission, status)
+            SELECT \(zoneID), \(share), p.participant_id, p.position, p.user_record_name, p.email, p.role, p.permission, p.status
+            FROM jsonb_to_recordset(CAST(\(json) AS jsonb)) AS p(participant_id TEXT, position INT, user_record_name TEXT,
+                email TEXT, role TEXT, permission TEXT, status TEXT)
+            """)
+    }
+
+    /// One participant row as JSON (keys in snake case, the columns' names), so a whole list is inserted in one statement.
+    private struct ParticipantRow: Encodable {
+        var participantID: String
+        var position: Int
+        var userRecordName: String?
+        var email: String?
+        var role: String
+        var permission: String
+        var status: String
+    }
+
+    /// Drops a share and its participants; returns the accounts that had accepted it.
+    func deleteShare(named name: String, zoneID: Int64) async throws -> [String] {
+        let accepted = try await participants(of: name, zoneID: zoneID)
+            .filter { $0.status == .accepted && $0.role != .owner }
+            .compactMap(\.userRecordName)
+        try await tx.execute("DELETE FROM share_participants WHERE zone_id = \(zoneID) AND share_name = \(name)")
+        try await tx.execute("DELETE FROM shares WHERE zone_id = \(zoneID) AND record_name = \(name)")
+        return accepted
+    }
+
+    /// Records, at `seq`, whether `user` still sees the zone: they do while any share of it
+    /// counts them as accepted. Zone tokens the user holds from before `seq` expire.
+    func refreshFeed(user: String, zoneID: Int64, seq: Int64) async throws {
+        try await tx.execute("""
+            INSERT INTO shared_zone_feed (user_record_name, zone_id, seq, visible)
+            VALUES (\(user), \(zoneID), \(seq), EXISTS (SELECT 1 FROM share_participants
+                WHERE zone_id = \(zoneID) AND user_record_name = \(user) AND status = 'ACCEPTED' AND role <> 'OWNER'))
+            ON CONFLICT (user_record_name, zone_id) DO UPDATE SET seq = EXCLUDED.seq, visible = EXCLUDED.visible
+            """)
+    }
+}

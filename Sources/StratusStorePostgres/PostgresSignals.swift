@@ -1,0 +1,111 @@
+import Foundation
+import Logging
+import PostgresNIO
+import StratusStore
+import Synchronization
+
+/// ``InstanceSignals`` over PostgreSQL's `LISTEN`/`NOTIFY` on one channel. Each store instance
+/// tags what it sends with its own identity and ignores its own messages. One listening
+/// connection per instance is opened on the first ``messages()`` and kept (reconnecting after a
+/// failure, then telling its listeners to resynchronize) until the store closes.
+final class PostgresSignals: Sendable {
+    static let channel = "stratus_signals"
+
+    private struct State {
+        var listeners: [UInt64: AsyncStream<String>.Continuation] = [:]
+        var nextID: UInt64 = 0
+        var listening: Task<Void, Never>?
+        var closed = false
+    }
+
+    private let client: PostgresClient
+    private let logger: Logger
+    private let identity = UUID().uuidString
+    private let state = Mutex(State())
+
+    init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    func broadcast(_ message: String) async {
+        let payload = identity + " " + message
+        do {
+            try await client.query("SELECT pg_notify(\(Self.channel), \(payload))", logger: logger)
+        } catch {
+            logger.warning("cannot signal other instances: \(String(reflecting: error))")
+        }
+    }
+
+    func messages() -> AsyncStream<String> {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(10_000))
+        let start = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            let id = state.nextID
+            state.nextID += 1
+            state.listeners[id] = continuation
+            continuation.onTermination = { [weak self] _ in self?.removeListener(id) }
+            return state.listening == nil
+        }
+        if start {
+            let task = Task { await self.listen() }
+            state.withLock { $0.listening = task }
+        }
+        return stream
+    }
+
+    /// Ends every listener and the listening connection.
+    func close() {
+        let (listeners, task) = state.withLock { state in
+            state.closed = true
+            defer { state.listeners = [:] }
+            return (Array(state.listeners.values), state.listening)
+        }
+        task?.cancel()
+        for listener in listeners { listener.finish() }
+    }
+
+    private func removeListener(_ id: UInt64) {
+        _ = state.withLock { $0.listeners.removeValue(forKey: id) }
+    }
+
+    private func deliver(_ message: String) {
+        let listeners = state.withLock { Array($0.listeners.values) }
+        for listener in listeners { listener.yield(message) }
+    }
+
+    /// Holds one connection on the channel; after losing it, waits a moment, listens again and
+    /// tells listeners to resynchronize (they may have missed messages in between).
+    private func listen() async {
+        var reconnecting = false
+        while !Task.isCancelled {
+            do {
+                try await client.withConnection { connection in
+                    try await connection.listen(on: Self.channel) { notifications in
+                        if reconnecting { self.deliver("resynchronize") }
+                        for try await notification in notifications {
+                            let payload = notification.payload
+                            guard let space = payload.firstIndex(of: " "), payload[..<space] != self.identity else { continue }
+                            self.deliver(String(payload[payload.index(after: space)...]))
+                        }
+                    }
+                }
+            } catch {
+                if Task.isCancelled { return }
+                logger.warning("lost the signal channel, listening again: \(String(reflecting: error))")
+            }
+            reconnecting = true
+            try? await Task.sleep(for: .milliseconds(500))
+        }
+    }
+}
+
+extension PostgresStore: InstanceSignals {
+    public func broadcast(_ message: String) async {
+        await signals.broadcast(message)
+    }
+
+    public func messages() -> AsyncStream<String> {
+        signals.messages()
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import PostgresNIO
+import StratusStore
+
+/// A database of its own on a PostgreSQL server, for one test or benchmark run: created (and
+/// migrated) from the server's URL, dropped when done. Tests and `stratus-bench` use it; a
+/// server never does.
+package struct ScratchDatabase: Sendable {
+    /// The server's URL (its database is where `CREATE DATABASE` runs).
+    package let server: PostgresLocation
+    /// The migrated store on the new database.
+    package let store: PostgresStore
+
+    /// Creates the database `name` (a fresh random name by default) and migrates it. With
+    /// `reuse`, an existing database of that name is kept as it is (a restarted server's data).
+    /// `maximumConnections` sizes the store's pool (tests run many stores on one server at once).
+    package static func create(
+        on serverURL: String, name: String? = nil, reuse: Bool = false, maximumConnections: Int = 20
+    ) async throws(StoreError) -> ScratchDatabase {
+        let server = try PostgresLocation(url: serverURL)
+        let name = name ?? "stratus_scratch_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
+        guard name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") }) else {
+            throw StoreError(.invalid, "a scratch database's name is lower-case letters, digits and _")
+        }
+        let admin = PostgresStore(server, maximumConnections: 1)
+        defer { admin.close() }
+        let exists = try await admin.first(admin.query("SELECT 1::INT FROM pg_database WHERE datname = \(name)")) { _ in true } ?? false
+        if exists && !reuse {
+            throw StoreError(.duplicate, "database \(name) exists")
+        } else if !exists {
+            try await admin.execute(unsafeSQL: "CREATE DATABASE \(name)")
+        }
+        var location = server
+        location.database = name
+        let store = PostgresStore(location, maximumConnections: maximumConnections)
+        do {
+            try await store.migrate()
+        } catch {
+            store.close()
+            throw error
+        }
+        return ScratchDatabase(server: server, store: store)
+    }
+
+    /// Closes the store and drops its database (connections still open are ended).
+    package func drop() async {
+        store.close()
+        let admin = PostgresStore(server, maximumConnections: 1)
+        defer { admin.close() }
+        try? await admin.execute(unsafeSQL: "DROP DATABASE IF EXISTS \(store.location.database) WITH (FORCE)")
+    }
+}
