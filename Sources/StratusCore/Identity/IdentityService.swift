@@ -193,6 +193,7 @@ public struct IdentityService: Sendable {
         do { revoked = try await store.revokeWebAuthToken(hash: hash) } catch { throw CoreError(error) }
         guard let revoked else { throw CoreError(.notFound, "no such web auth token") }
         cache.webAuthTokens.withLock { $0[hash] = revoked }
+        cache.relay.announce(.credentials)
         return RevokeWebAuthTokenResponse(revoked: true, userRecordName: revoked.userRecordName)
     }
 
@@ -204,10 +205,22 @@ public struct IdentityService: Sendable {
     public func newAdminToken() -> String { Secrets.hexToken() }
 }
 
-/// Resolved credential hashes, so repeated requests skip the credential queries.
+/// Resolved credential hashes, so repeated requests skip the credential queries. A revocation
+/// empties it on every instance sharing the store (``InstanceRelay``).
 final class CredentialCache: Sendable {
     let apiTokens = Mutex<[String: StoredAPIToken]>([:])
     let webAuthTokens = Mutex<[String: StoredWebAuthToken]>([:])
+    let relay: InstanceRelay
+
+    init(relay: InstanceRelay = InstanceRelay(signals: nil)) {
+        self.relay = relay
+    }
+
+    /// Forgets every credential (another instance revoked one).
+    func clear() {
+        apiTokens.withLock { $0 = [:] }
+        webAuthTokens.withLock { $0 = [:] }
+    }
 }
 
 extension AccountInfo {

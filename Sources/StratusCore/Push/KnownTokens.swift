@@ -17,4 +17,9 @@ final class KnownTokens: Sendable {
     func forget(_ token: String) {
         _ = tokens.withLock { $0.removeValue(forKey: token) }
     }
+
+    /// Forgets every token (another instance lost track of some).
+    func forgetAll() {
+        tokens.withLock { $0 = [:] }
+    }
 }

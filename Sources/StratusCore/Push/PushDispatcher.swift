@@ -16,8 +16,9 @@ public final class PushDispatcher: Sendable {
     public let hub: any NotificationHub
     /// Subscriptions in memory for matching; ``SubscriptionService`` drops what it changes.
     let subscriptions: SubscriptionCache
-    /// The newest notifications per feed, for polls woken together.
-    let recent = RecentFeeds()
+    /// The newest notifications per feed, for polls woken together (none when the store is
+    /// shared: another instance's appends would be missing from it).
+    let recent: RecentFeeds
     /// Every commit published, with the notifications it produced (the admin activity feed).
     public let activity: ActivityLog
     private let now: @Sendable () -> Int64
@@ -27,13 +28,16 @@ public final class PushDispatcher: Sendable {
     public init(
         store: any PushStore & ShareStore & RecordStore, hub: any NotificationHub = LocalNotificationHub(),
         retention: NotificationRetention = NotificationRetention(), now: @escaping @Sendable () -> Int64,
-        activity: ActivityLog = ActivityLog(), logger: Logger = Logger(label: "stratus.push")
+        activity: ActivityLog = ActivityLog(), relay: InstanceRelay = InstanceRelay(signals: nil),
+        logger: Logger = Logger(label: "stratus.push")
     ) {
+        let recent = RecentFeeds(capacity: relay.isShared ? 0 : 256)
+        self.recent = recent
         let (stream, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         self.hub = hub
         self.activity = activity
         self.now = now
-        let subscriptions = SubscriptionCache(store: store)
+        let subscriptions = SubscriptionCache(store: store, relay: relay)
         self.subscriptions = subscriptions
         self.signal = signal
         let worker = Worker(

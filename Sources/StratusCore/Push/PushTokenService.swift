@@ -17,6 +17,8 @@ public struct PushTokenService: Sendable {
     /// Tokens as read, so a poll costs no read to find its token (registering drops the entry).
     let known = KnownTokens()
     let configuration: CoreConfiguration
+    /// Tells instances sharing the store that a token changed.
+    let relay: InstanceRelay
 
     /// Notifications answered per poll.
     static let pageSize = 200
@@ -53,6 +55,7 @@ public struct PushTokenService: Sendable {
             try await store.registerPushToken(stored.token, user: user, deviceID: scope.deviceID)
         }
         known.forget(stored.token)
+        relay.announce(.tokens, stored.token)
     }
 
     /// The notifications after `cursor` (the token's start when `nil`), waiting up to `wait`

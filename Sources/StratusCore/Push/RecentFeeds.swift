@@ -9,7 +9,8 @@ import Synchronization
 /// after it is held (the process appends them all; positions only grow). A poll whose cursor is
 /// below it reads the store. Entries leave by count and by the feed retention's age, raising
 /// `coveredFrom`, so the window never reaches below what the store has trimmed. One process per
-/// store: instances sharing a database would each see only their own appends, and must not use it.
+/// store: instances sharing a database would each see only their own appends, so theirs is made
+/// with capacity 0, which keeps nothing and sends every poll to the store.
 final class RecentFeeds: Sendable {
     struct Entry: Sendable {
         var position: Int64
@@ -34,7 +35,7 @@ final class RecentFeeds: Sendable {
     /// Adds what was just appended to a feed (positions ascending), dropping what is over the
     /// capacity or older than `age` at `now`.
     func record(_ feed: FeedKey, _ entries: [Entry], now: Int64, age: Int64) {
-        guard let first = entries.first else { return }
+        guard capacity > 0, let first = entries.first else { return }
         windows.withLock { windows in
             var window = windows[feed] ?? Window(coveredFrom: first.position - 1)
             window.entries += entries
@@ -51,7 +52,8 @@ final class RecentFeeds: Sendable {
     /// The feed's notifications after `position` not caused by `device`, at most `limit`; `nil`
     /// when the window does not reach back to `position` (read the store).
     func page(_ feed: FeedKey, after position: Int64, excluding device: String?, limit: Int) -> [Entry]? {
-        windows.withLock { windows in
+        guard capacity > 0 else { return nil }
+        return windows.withLock { windows in
             guard let window = windows[feed], position >= window.coveredFrom else { return nil }
             var page: [Entry] = []
             for entry in window.entries where entry.position > position {

@@ -6,8 +6,8 @@ import Synchronization
 /// matching a committed change costs no read when nobody subscribed.
 ///
 /// Loaded from the store on first use per scope, dropped whenever this process changes one of
-/// its subscriptions (subscriptions/modify, a fired `firesOnce`). Several server instances on one
-/// database would drop it on each other's changes too (a signal the hub can carry).
+/// its subscriptions (subscriptions/modify, a fired `firesOnce`), and on every instance sharing
+/// the store when one of them does (``InstanceRelay``).
 final class SubscriptionCache: Sendable {
     struct Key: Hashable {
         var container: String
@@ -23,9 +23,11 @@ final class SubscriptionCache: Sendable {
 
     private let state = Mutex(State())
     private let store: any PushStore
+    private let relay: InstanceRelay
 
-    init(store: any PushStore) {
+    init(store: any PushStore, relay: InstanceRelay) {
         self.store = store
+        self.relay = relay
     }
 
     /// The subscriptions of `users` (every user's when `nil`) in a scope.
@@ -53,6 +55,15 @@ final class SubscriptionCache: Sendable {
         let key = Key(container: subscriber.container, environment: subscriber.environment, scope: subscriber.scope)
         state.withLock { state in
             state.entries[key] = nil
+            state.generation += 1
+        }
+        relay.announce(.subscriptions)
+    }
+
+    /// Forgets every scope (another instance changed a subscription).
+    func invalidateAll() {
+        state.withLock { state in
+            state.entries = [:]
             state.generation += 1
         }
     }

@@ -19,9 +19,11 @@ final class SchemaCache: Sendable {
     private let schemas = Mutex<[Key: Schema]>([:])
     private let indexes = Mutex<[Key: Indexes]>([:])
     private let store: any RecordStore & SchemaStore
+    private let relay: InstanceRelay
 
-    init(store: any RecordStore & SchemaStore) {
+    init(store: any RecordStore & SchemaStore, relay: InstanceRelay = InstanceRelay(signals: nil)) {
         self.store = store
+        self.relay = relay
     }
 
     /// The indexes of a container environment (loaded from the store on first use).
@@ -43,9 +45,17 @@ final class SchemaCache: Sendable {
     }
 
     /// Drops what is cached for a container (after an index change or a deployment).
+    /// Other instances sharing the store forget it too.
     func forget(container: String) {
-        schemas.withLock { cache in cache = cache.filter { $0.key.container != container } }
-        indexes.withLock { cache in cache = cache.filter { $0.key.container != container } }
+        forgetLocally(container: Substring(container))
+        relay.announce(.schema, container)
+    }
+
+    /// Drops what is cached for a container (`*`: every container) here only.
+    func forgetLocally(container: Substring) {
+        let all = container == "*"
+        schemas.withLock { cache in cache = cache.filter { !all && $0.key.container != container } }
+        indexes.withLock { cache in cache = cache.filter { !all && $0.key.container != container } }
     }
 
     /// The schema of a container environment (loaded from the store on first use).
@@ -64,10 +74,15 @@ final class SchemaCache: Sendable {
     func learn(_ fields: [SchemaField], container: String, environment: ContainerEnvironment) {
         guard !fields.isEmpty else { return }
         let key = Key(container: container, environment: environment)
-        schemas.withLock { cache in
+        let learned = schemas.withLock { cache -> Bool in
+            var learned = false
             for field in fields where cache[key]?[field.recordType]?[field.fieldName] == nil {
                 cache[key, default: [:]][field.recordType, default: [:]][field.fieldName] = field.type
+                learned = true
             }
+            return learned
         }
+        // Other instances may have cached this schema without the new fields.
+        if learned && relay.isShared { relay.announce(.schema, container) }
     }
 }

@@ -28,10 +28,14 @@ public struct StratusServices: Sendable {
     public let configuration: CoreConfiguration
 
     public init(
-        store: any RecordStore & IdentityStore & SchemaStore & ShareStore & PushStore & QuotaStore & AssetStore,
+        store: any CompleteStore,
         blobs: (any BlobStore)? = nil, configuration: CoreConfiguration = CoreConfiguration(),
-        hub: any NotificationHub = LocalNotificationHub()
+        hub: any NotificationHub = LocalNotificationHub(), signals: (any InstanceSignals)? = nil
     ) {
+        // Instances sharing a store tell each other what changed; one alone has no one to tell.
+        let relay = InstanceRelay(signals: signals)
+        let relayedHub = relay.isShared ? RelayedNotificationHub(local: hub, relay: relay) : nil
+        let hub: any NotificationHub = relayedHub ?? hub
         let access = DatabaseAccess(configuration: configuration)
         let blobStore: any BlobStore
         if let blobs {
@@ -43,10 +47,10 @@ public struct StratusServices: Sendable {
         self.assets = assets
         let activity = ActivityLog()
         self.activity = activity
-        let push = PushDispatcher(store: store, hub: hub, now: configuration.now, activity: activity)
+        let push = PushDispatcher(store: store, hub: hub, now: configuration.now, activity: activity, relay: relay)
         self.push = push
         let defaultZones = DefaultZones(store: store)
-        let schemaCache = SchemaCache(store: store)
+        let schemaCache = SchemaCache(store: store, relay: relay)
         self.records = RecordService(
             store: store, access: access, schema: schemaCache, defaultZones: defaultZones, configuration: configuration, push: push,
             assets: assets
@@ -57,7 +61,8 @@ public struct StratusServices: Sendable {
             store: store, assets: assets, access: access, schema: schemaCache, defaultZones: defaultZones, configuration: configuration
         )
         self.changes = ChangeService(store: store, assets: assets, access: access, configuration: configuration)
-        let identity = IdentityService(store: store, configuration: configuration, cache: CredentialCache())
+        let credentials = CredentialCache(relay: relay)
+        let identity = IdentityService(store: store, configuration: configuration, cache: credentials)
         self.identity = identity
         self.serverKeys = ServerKeys(store: store, configuration: configuration, seen: SeenSignatures())
         self.signIn = SignInService(store: store, identity: identity, configuration: configuration)
@@ -67,8 +72,22 @@ public struct StratusServices: Sendable {
         self.subscriptions = SubscriptionService(
             store: store, access: access, schema: schemaCache, configuration: configuration, cache: push.subscriptions
         )
-        self.pushTokens = PushTokenService(store: store, hub: hub, recent: push.recent, pacing: TokenPacing(), configuration: configuration)
+        let pushTokens = PushTokenService(
+            store: store, hub: hub, recent: push.recent, pacing: TokenPacing(), configuration: configuration, relay: relay
+        )
+        self.pushTokens = pushTokens
         self.faults = FaultInjector(buggify: configuration.buggify, activity: activity, now: configuration.now)
         self.configuration = configuration
+        let faults = self.faults
+        relay.listen { topic, body in
+            switch topic {
+            case .feeds: relayedHub?.receive(body)
+            case .subscriptions: push.subscriptions.invalidateAll()
+            case .schema: schemaCache.forgetLocally(container: body)
+            case .credentials: credentials.clear()
+            case .tokens: if body == "*" { pushTokens.known.forgetAll() } else { pushTokens.known.forget(String(body)) }
+            case .faults: _ = faults
+            }
+        }
     }
 }
