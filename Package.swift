@@ -117,6 +117,7 @@ let package = Package(
                 "StratusKit",
                 "StratusCore",
                 "StratusStore",
+                "StratusStorePostgres",
                 "StratusModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -180,6 +181,7 @@ let package = Package(
                 "StratusServer",
                 "StratusCore",
                 "StratusStore",
+                "StratusStorePostgres",
                 "StratusModel",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -196,7 +198,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StratusStoreTests",
-            dependencies: ["StratusStore", "StratusModel"],
+            dependencies: ["StratusStore", "StratusStorePostgres", "StratusModel"],
             swiftSettings: testSwiftSettings
         ),
         .testTarget(
@@ -206,6 +208,7 @@ let package = Package(
                 "StratusConsole",
                 "StratusCore",
                 "StratusStore",
+                "StratusStorePostgres",
                 "StratusModel",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -8,13 +8,16 @@ import StratusModel
 import StratusServer
 import StratusStore
 
-/// `stratus serve`: runs the server on an SQLite store in `--data`.
+/// `stratus serve`: runs the server on an SQLite store in `--data`, or on PostgreSQL with
+/// `--store postgres://…` (many instances may share one database and one `--data` directory).
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the server.")
 
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
     @Option(help: "Port to listen on.") var port = 8080
     @Option(help: "Directory for the database, asset blobs and credentials.") var data = "./stratus-data"
+    @Option(help: "PostgreSQL store URL, postgres://USER[:PASS]@HOST[:PORT]/DB (or STRATUS_STORE). Default: SQLite in --data.")
+    var store: String?
     @Option(help: "Request limits: strict (Apple's figures) or lenient.") var limits: LimitsPreset = .strict
     @Option(help: "Log level (trace, debug, info, notice, warning, error). Default: info with --dev, notice otherwise.")
     var logLevel: String?
@@ -38,8 +41,7 @@ struct Serve: AsyncParsableCommand {
         logger.logLevel = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? (dev ? .info : .notice)
         let dataURL = URL(fileURLWithPath: data, isDirectory: true)
         try FileManager.default.createDirectory(at: dataURL, withIntermediateDirectories: true)
-        let store = try SQLiteStore(path: dataURL.appendingPathComponent("stratus.sqlite").path)
-        try await store.migrate()
+        let (store, storeDescription) = try await StoreChoice.open(url: StoreChoice.url(option: store), data: dataURL, logger: logger)
 
         let serverURL = "http://\(host):\(port)"
         var configuration = CoreConfiguration(
@@ -60,11 +62,14 @@ struct Serve: AsyncParsableCommand {
         let app = buildApplication(services, host: host, port: port, options: options, logger: logger) { boundPort in
             do {
                 if dev {
-                    let credentials = try await DevCredentialsFile(directory: dataURL).seed(with: services, serverURL: serverURL)
+                    let credentials = try await DataDirectoryLock(directory: dataURL).holding {
+                        try await DevCredentialsFile(directory: dataURL).seed(with: services, serverURL: serverURL)
+                    }
                     Serve.say(DevCredentialsFile.walkthrough(credentials))
                 } else {
-                    try await AdminTokenFile(directory: dataURL).ensure(with: services)
+                    try await DataDirectoryLock(directory: dataURL).holding { try await AdminTokenFile(directory: dataURL).ensure(with: services) }
                 }
+                Serve.say("Store: \(storeDescription)")
                 Serve.say("Stratus listening on http://\(host):\(boundPort)")
             } catch {
                 Serve.say("stratus: cannot prepare the data directory: \(error)")

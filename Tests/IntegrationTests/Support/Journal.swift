@@ -8,6 +8,7 @@ import StratusKit
 import StratusModel
 import StratusServer
 import StratusStore
+import StratusStorePostgres
 import Testing
 
 /// The travel journal against a real Stratus server: a real socket, its own temp data
@@ -24,17 +25,22 @@ struct Journal {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-journal-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try SQLiteStore(path: directory.appendingPathComponent("server.sqlite").path)
-        try await store.migrate()
+        let (store, closeStore) = try await TestStore.open(directory: directory, file: "server.sqlite")
         let blobs = try FileBlobStore(directory: directory.appendingPathComponent("blobs", isDirectory: true))
         let services = StratusServices(store: store, blobs: blobs, configuration: CoreConfiguration(limits: .strict))
         let credentials = try await DevSeeder(identity: services.identity).seed(previous: nil, serverURL: "http://127.0.0.1")
         var logger = Logger(label: "stratus-journal")
         logger.logLevel = .warning
         let app = buildApplication(services, host: "127.0.0.1", port: 0, logger: logger)
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
-            try await body(Journal(serverURL: "http://127.0.0.1:\(port)", credentials: credentials, directory: directory))
+        do {
+            try await app.test(.live) { client in
+                let port = try #require(client.port)
+                try await body(Journal(serverURL: "http://127.0.0.1:\(port)", credentials: credentials, directory: directory))
+            }
+            await closeStore(true)
+        } catch {
+            await closeStore(true)
+            throw error
         }
     }
 

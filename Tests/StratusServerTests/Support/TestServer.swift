@@ -9,9 +9,11 @@ import StratusCore
 import StratusModel
 import StratusServer
 import StratusStore
+import StratusStorePostgres
 import Testing
 
-/// A real Stratus server on a real socket (port 0) over a real SQLite file in a temp directory,
+/// A real Stratus server on a real socket (port 0) over a real SQLite file in a temp directory
+/// (or a PostgreSQL database of its own under `STRATUS_TEST_STORE=postgres`: ``TestStore``),
 /// seeded like `stratus serve --dev`.
 struct TestServer {
     let client: any TestClientProtocol
@@ -35,8 +37,7 @@ struct TestServer {
         let dir = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("stratus-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { if directory == nil { try? FileManager.default.removeItem(at: dir) } }
-        let store = try SQLiteStore(path: dir.appendingPathComponent("stratus.sqlite").path)
-        try await store.migrate()
+        let (store, closeStore) = try await TestStore.open(directory: dir, file: "stratus.sqlite")
         var configuration = CoreConfiguration(limits: limits, buggify: buggify)
         configuration.signInListsAccounts = devSignIn
         if let now { configuration.now = now }
@@ -47,8 +48,15 @@ struct TestServer {
         logger.logLevel = .warning
         let console = try Console(services: services)
         let app = buildApplication(services, host: "127.0.0.1", port: 0, options: http, logger: logger, mount: { console.register(on: $0) })
-        return try await app.test(.live) { client in
-            try await body(TestServer(client: client, credentials: credentials, blobDirectory: blobDirectory))
+        do {
+            let result = try await app.test(.live) { client in
+                try await body(TestServer(client: client, credentials: credentials, blobDirectory: blobDirectory))
+            }
+            await closeStore(directory == nil)
+            return result
+        } catch {
+            await closeStore(directory == nil)
+            throw error
         }
     }
 

@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import StratusCore
+import StratusModel
+import StratusServer
+import StratusStore
+import StratusStorePostgres
+import Testing
+
+/// Two Stratus servers on one PostgreSQL database, each on its own socket with its own store
+/// connection pool and its own in-memory caches, as two `stratus serve --store` processes are.
+/// They know each other only through the database (rows, and `LISTEN`/`NOTIFY` signals).
+enum TestCluster {
+    static let url = ProcessInfo.processInfo.environment["STRATUS_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
+    static let skipReason: Comment = "STRATUS_TEST_POSTGRES is not set: no PostgreSQL server for two instances (.ci/run starts one)"
+
+    /// Runs `body` with instances A and B (B seeded by nothing: it shares A's credentials).
+    static func run(_ body: @Sendable (TestServer, TestServer) async throws -> Void) async throws {
+        guard let url else { throw TestFailure("STRATUS_TEST_POSTGRES is not set") }
+        let scratch = try await ScratchDatabase.create(on: url, maximumConnections: 5)
+        let second = PostgresStore(scratch.store.location, maximumConnections: 5)
+        let blobs = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-cluster-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: blobs) }
+        do {
+            let servicesA = try services(on: scratch.store, blobs: blobs)
+            let servicesB = try services(on: second, blobs: blobs)
+            let credentials = try await DevSeeder(identity: servicesA.identity).seed(previous: nil, serverURL: "http://127.0.0.1")
+            var logger = Logger(label: "stratus-cluster-test")
+            logger.logLevel = .warning
+            let appA = buildApplication(servicesA, host: "127.0.0.1", port: 0, logger: logger)
+            let appB = buildApplication(servicesB, host: "127.0.0.1", port: 0, logger: logger)
+            try await appA.test(.live) { clientA in
+                try await appB.test(.live) { clientB in
+                    try await body(
+                        TestServer(client: clientA, credentials: credentials, blobDirectory: blobs),
+                        TestServer(client: clientB, credentials: credentials, blobDirectory: blobs)
+                    )
+                }
+            }
+        } catch {
+            second.close()
+            await scratch.drop()
+            throw error
+        }
+        second.close()
+        await scratch.drop()
+    }
+
+    private static func services(on store: PostgresStore, blobs: URL) throws -> StratusServices {
+        StratusServices(store: store, blobs: try FileBlobStore(directory: blobs), configuration: CoreConfiguration(limits: .strict), signals: store)
+    }
+}

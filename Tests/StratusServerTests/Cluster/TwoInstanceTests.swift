@@ -1,0 +1,74 @@
+import Foundation
+import StratusModel
+import Testing
+
+/// Two instances on one PostgreSQL database are one server to their clients: what is written on
+/// A is read, fed, queried and pushed on B, tokens cross, and what one instance caches is
+/// dropped when the other changes it.
+@Suite("two instances on one database", .enabled(if: TestCluster.url != nil, TestCluster.skipReason))
+struct TwoInstanceTests {
+    @Test("a write on A is read on B at once; a change token from A works on B; queries agree")
+    func writesAndTokensCross() async throws {
+        try await TestCluster.run { a, b in
+            try await a.createZone("Trips")
+            guard case .success(let start)? = Optional(try await a.zoneChanges("Trips")) else { throw TestFailure("changes on A") }
+            let saved = try await a.modify([Records.create("paris", caption: "Paris")], zone: "Trips")
+            guard case .success = saved.first else { throw TestFailure("save on A: \(saved)") }
+            let read = try await b.lookup(["paris"], zone: "Trips")
+            guard case .success(let record)? = read.first else { throw TestFailure("lookup on B: \(read)") }
+            #expect(record.fields?["caption"] == .string("Paris"))
+            guard case .success(let page) = try await b.zoneChanges("Trips", token: start.syncToken) else { throw TestFailure("changes on B") }
+            #expect(page.records.map(\.recordName) == ["paris"])
+            let query = QueryRecordsRequest(query: Query(recordType: "Destination"), zoneID: ZoneID(zoneName: "Trips"))
+            let found = try await b.call("records/query", query, expecting: QueryRecordsResponse.self)
+            #expect(found.records.compactMap { $0.record?.recordName } == ["paris"])
+        }
+    }
+
+    @Test("a change on A wakes alice's iPad long-polling B; the iPhone that wrote hears nothing")
+    func pushCrossesInstances() async throws {
+        try await TestCluster.run { a, b in
+            try await a.createZone("Trips")
+            _ = try await a.subscribe([Subscription(subscriptionID: "db", kind: .database)])
+            var ipad = try await b.listener("alice", device: "ipad")
+            var iphone = try await b.listener("alice", device: "iphone")
+            _ = try await b.poll(&ipad, timeout: 0)
+            _ = try await b.poll(&iphone, timeout: 0)
+            async let heard = b.poll(&ipad, timeout: 10)
+            try await Task.sleep(for: .milliseconds(300))
+            let started = ContinuousClock.now
+            try await a.write("paris", caption: "Paris", device: "iphone")
+            let notifications = try await heard
+            #expect(notifications.map(\.subscriptionID) == ["db"])
+            #expect(ContinuousClock.now - started < .seconds(5), "woken by the signal, not by the poll's timeout")
+            #expect(try await b.poll(&iphone, timeout: 1).isEmpty)
+        }
+    }
+
+    @Test("a subscription made on B fires for a write on A (A's cache is dropped by B's signal)")
+    func subscriptionCacheIsShared() async throws {
+        try await TestCluster.run { a, b in
+            try await a.createZone("Trips")
+            try await a.write("warm", caption: "warms A's subscription cache", device: "iphone")
+            _ = try await b.subscribe([Subscription(subscriptionID: "db", kind: .database)])
+            var ipad = try await a.listener("alice", device: "ipad")
+            _ = try await a.poll(&ipad, timeout: 0)
+            try await Task.sleep(for: .milliseconds(500))
+            try await a.write("paris", caption: "Paris", device: "iphone")
+            #expect(try await a.poll(&ipad, timeout: 5).map(\.subscriptionID) == ["db"])
+        }
+    }
+
+    @Test("a web auth token revoked on A is refused on B")
+    func revocationCrosses() async throws {
+        try await TestCluster.run { a, b in
+            try await b.createZone("Trips")
+            let token = try #require(a.credentials.account("bob")?.webAuthToken)
+            let revoked = try await a.admin("web-auth-tokens/revoke", RevokeWebAuthTokenRequest(webAuthToken: token))
+            #expect(revoked.status == .ok, "\(revoked.text)")
+            try await Task.sleep(for: .milliseconds(500))
+            let response = try await b.post("zones/list", EmptyBody(), as: "bob")
+            #expect(response.status.code == 421, "\(response.text)")
+        }
+    }
+}
