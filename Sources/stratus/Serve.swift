@@ -51,7 +51,8 @@ struct Serve: AsyncParsableCommand {
         // A development server's sign-in page lists its accounts; otherwise it asks for a password.
         configuration.signInListsAccounts = dev
         let blobs = try FileBlobStore(directory: dataURL.appendingPathComponent("blobs", isDirectory: true))
-        let services = StratusServices(store: store, blobs: blobs, configuration: configuration)
+        // On PostgreSQL, other instances may share the store: they keep in step through its signals.
+        let services = StratusServices(store: store, blobs: blobs, configuration: configuration, signals: store as? any InstanceSignals)
         let options = HTTPOptions(
             idleTimeout: .seconds(idleTimeout), bodyTimeout: .seconds(bodyTimeout), maximumConnections: maxConnections,
             corsOrigin: corsOrigin ?? (dev ? "*" : nil)
