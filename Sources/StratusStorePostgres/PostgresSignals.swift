@@ -109,3 +109,20 @@ extension PostgresStore: InstanceSignals {
         signals.messages()
     }
 }
+
+extension PostgresStore: SharedSettings {
+    public func sharedSetting(_ name: String) async throws(StoreError) -> String? {
+        try await first(query("SELECT value FROM shared_settings WHERE name = \(name)")) { try $0.decode(String.self) }
+    }
+
+    public func setSharedSetting(_ name: String, to value: String?) async throws(StoreError) {
+        if let value {
+            try await query("""
+                INSERT INTO shared_settings (name, value, updated_at) VALUES (\(name), \(value), \(Self.nowMilliseconds))
+                ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value, updated_at = EXCLUDED.updated_at
+                """)
+        } else {
+            try await query("DELETE FROM shared_settings WHERE name = \(name)")
+        }
+    }
+}

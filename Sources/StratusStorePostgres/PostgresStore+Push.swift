@@ -19,7 +19,7 @@ extension PostgresStore: PushStore {
         }
         let (container, environment, scope, user) = (subscriber.container, subscriber.environment.rawValue, subscriber.scope.rawValue, subscriber.user)
         return try await write { tx in
-            // The subscriber's rows are locked in order, so two instances changing them take turns.
+            // A row read here is locked until commit, so two instances changing it take turns.
             func existing(_ id: String) async throws -> Subscription? {
                 try await tx.first("""
                     SELECT body FROM subscriptions WHERE container = \(container) AND environment = \(environment)
@@ -29,11 +29,17 @@ extension PostgresStore: PushStore {
             var outcomes: [SubscriptionChangeOutcome] = []
             for (change, body) in zip(changes, bodies) {
                 switch change {
-                case .create(let subscription), .update(let subscription):
+                case .create(let subscription):
+                    // Inserted only when the ID is free, even against another instance's create.
+                    let inserted = try await tx.execute("""
+                        INSERT INTO subscriptions (container, environment, scope, user_record_name, subscription_id, body)
+                        VALUES (\(container), \(environment), \(scope), \(user), \(subscription.subscriptionID), \(body))
+                        ON CONFLICT DO NOTHING RETURNING 1
+                        """)
+                    outcomes.append(inserted == 1 ? .saved(subscription) : .exists)
+                case .update(let subscription):
                     let id = subscription.subscriptionID
-                    let found = try await existing(id) != nil
-                    if case .create = change, found { outcomes.append(.exists); continue }
-                    if case .update = change, !found { outcomes.append(.notFound); continue }
+                    guard try await existing(id) != nil else { outcomes.append(.notFound); continue }
                     try await tx.execute("""
                         INSERT INTO subscriptions (container, environment, scope, user_record_name, subscription_id, body)
                         VALUES (\(container), \(environment), \(scope), \(user), \(id), \(body))

@@ -19,6 +19,8 @@ public final class FaultInjector: Sendable {
     }
 
     private let state: Mutex<State>
+    /// Called after every change of the rules (add, remove, clear), outside the lock.
+    private let changed = Mutex<(@Sendable () -> Void)?>(nil)
     /// Where fired faults are recorded (the admin activity feed), stamped with `now`.
     private let activity: ActivityLog?
     private let now: @Sendable () -> Int64
@@ -44,7 +46,7 @@ public final class FaultInjector: Sendable {
     public func add(_ request: CreateFaultRequest) throws(CoreError) -> FaultRule {
         try Self.validate(request)
         let seed = request.seed ?? (request.probability == nil ? nil : UInt64.random(in: 0...UInt64(Int64.max)))
-        return try state.withLock { state throws(CoreError) in
+        let rule = try state.withLock { state throws(CoreError) in
             guard state.rules.count < Self.maximumRules else {
                 throw CoreError.badRequest("at most \(Self.maximumRules) fault rules; delete some first")
             }
@@ -56,6 +58,8 @@ public final class FaultInjector: Sendable {
             state.rules.append(rule)
             return rule
         }
+        notifyChange()
+        return rule
     }
 
     public func list() -> FaultsResponse {
@@ -64,19 +68,51 @@ public final class FaultInjector: Sendable {
 
     /// Removes a rule; `false` when there is none with that ID.
     public func remove(_ faultID: String) -> Bool {
-        state.withLock { state in
+        let removed = state.withLock { state in
             guard let index = state.rules.firstIndex(where: { $0.faultID == faultID }) else { return false }
             state.rules.remove(at: index)
             return true
         }
+        if removed { notifyChange() }
+        return removed
     }
 
     /// Removes every rule (buggify stays as the server was started); returns how many there were.
     @discardableResult
     public func clear() -> Int {
-        state.withLock { state in
+        let count = state.withLock { state in
             defer { state.rules.removeAll() }
             return state.rules.count
+        }
+        notifyChange()
+        return count
+    }
+
+    // MARK: - Sharing rules between instances
+
+    /// Calls `body` after every change of the rules made here (not after ``replaceRules(_:)``).
+    func onChange(_ body: @escaping @Sendable () -> Void) {
+        changed.withLock { $0 = body }
+    }
+
+    private func notifyChange() {
+        changed.withLock { $0 }?()
+    }
+
+    /// Takes the rules another instance set: rules this one knows keep their counts (counts are
+    /// per instance), new ones start at zero, missing ones go; new IDs continue past every ID.
+    func replaceRules(_ rules: [FaultRule]) {
+        state.withLock { state in
+            let known = Dictionary(state.rules.map { ($0.faultID, $0) }, uniquingKeysWith: { first, _ in first })
+            state.rules = rules.map { rule in
+                var rule = rule
+                rule.matched = known[rule.faultID]?.matched ?? 0
+                rule.fired = known[rule.faultID]?.fired ?? 0
+                rule.retired = known[rule.faultID]?.retired ?? false
+                return rule
+            }
+            let highest = rules.compactMap { Int($0.faultID.dropFirst("fault-".count)) }.max() ?? 0
+            state.nextID = max(state.nextID, highest + 1)
         }
     }
 

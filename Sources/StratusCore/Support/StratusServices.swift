@@ -76,9 +76,10 @@ public struct StratusServices: Sendable {
             store: store, hub: hub, recent: push.recent, pacing: TokenPacing(), configuration: configuration, relay: relay
         )
         self.pushTokens = pushTokens
-        self.faults = FaultInjector(buggify: configuration.buggify, activity: activity, now: configuration.now)
+        let faults = FaultInjector(buggify: configuration.buggify, activity: activity, now: configuration.now)
+        self.faults = faults
         self.configuration = configuration
-        let faults = self.faults
+        let faultSync = relay.isShared ? (store as? any SharedSettings).map { FaultRuleSync(faults: faults, settings: $0, relay: relay) } : nil
         relay.listen { topic, body in
             switch topic {
             case .feeds: relayedHub?.receive(body)
@@ -86,7 +87,7 @@ public struct StratusServices: Sendable {
             case .schema: schemaCache.forgetLocally(container: body)
             case .credentials: credentials.clear()
             case .tokens: if body == "*" { pushTokens.known.forgetAll() } else { pushTokens.known.forget(String(body)) }
-            case .faults: _ = faults
+            case .faults: if let faultSync { Task { await faultSync.reload() } }
             }
         }
     }

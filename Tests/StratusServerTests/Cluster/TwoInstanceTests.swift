@@ -71,4 +71,20 @@ struct TwoInstanceTests {
             #expect(response.status.code == 421, "\(response.text)")
         }
     }
+
+    @Test("a fault rule added on A fires on B; cleared on B, it stops on A")
+    func faultRulesApplyEverywhere() async throws {
+        try await TestCluster.run { a, b in
+            try await a.createZone("Trips")
+            let rule = try await a.addFault(FaultMatch(endpoint: "records/modify"), .error(.throttled, retryAfter: 1))
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(try await b.faults().faults.map(\.faultID) == [rule.faultID])
+            let refused = try await b.post("records/modify", ModifyRecordsRequest(operations: [Records.create("x")], zoneID: ZoneID(zoneName: "Trips")))
+            #expect(refused.status.code == 429, "\(refused.text)")
+            #expect(try await b.admin("faults", method: .delete).status == .ok)
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(try await a.faults().faults.isEmpty)
+            #expect(try await a.modify([Records.create("y")], zone: "Trips").first?.record?.recordName == "y")
+        }
+    }
 }
