@@ -39,7 +39,7 @@ extension PostgresBatchApplier {
                 "SELECT source_name FROM record_references WHERE zone_id = \(zoneID) AND target_name = \(target)"
             ) { try $0.decode(String.self) }
             for source in sources {
-                guard let record = try await PostgresStore.fetchRecord(source, zoneID: zoneID, in: tx), !record.deleted else { continue }
+                guard let record = try await row(source), !record.deleted else { continue }
                 try await delete(record, zoneID: zoneID, stamp: stamp, seq: &seq)
                 targets.append(source)
             }

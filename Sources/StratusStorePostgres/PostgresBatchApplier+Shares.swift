@@ -47,7 +47,7 @@ extension PostgresBatchApplier {
         let rows = PostgresShareRows(tx: tx)
         var root: StoredRecord?
         if let rootName = share.rootName {
-            guard let found = try await PostgresStore.fetchRecord(rootName, zoneID: zoneID, in: tx), !found.deleted else {
+            guard let found = try await row(rootName), !found.deleted else {
                 return .failed(.invalid("the share's root record '\(rootName)' does not exist in the zone"))
             }
             if let other = found.shareName, other != write.name {
@@ -75,7 +75,7 @@ extension PostgresBatchApplier {
             PostgresShareRows.ShareRow(recordName: write.name, rootName: root?.name, shortGUID: guid, publicPermission: permission),
             zoneID: zoneID
         )
-        try await rows.replaceParticipants(participants, share: write.name, zoneID: zoneID)
+        try await rows.replaceParticipants(participants, share: write.name, zoneID: zoneID, replacing: false)
         if var root {
             seq += 1
             root.shareName = write.name
@@ -111,9 +111,9 @@ extension PostgresBatchApplier {
     /// and reports the zone removed to every participant who no longer sees it.
     func stopSharing(_ name: String, zoneID: Int64, stamp: RecordStamp, seq: inout Int64) async throws {
         let rows = PostgresShareRows(tx: tx)
-        guard let row = try await rows.share(named: name, zoneID: zoneID) else { return }
+        guard let share = try await rows.share(named: name, zoneID: zoneID) else { return }
         let users = try await rows.deleteShare(named: name, zoneID: zoneID)
-        if let rootName = row.rootName, var root = try await PostgresStore.fetchRecord(rootName, zoneID: zoneID, in: tx), !root.deleted {
+        if let rootName = share.rootName, var root = try await row(rootName), !root.deleted {
             seq += 1
             root.shareName = nil
             root.modified = stamp

@@ -10,17 +10,24 @@ struct PostgresBatchApplier {
     let tx: PostgresTransaction
     let batch: ZoneBatch
     let fieldsJSON: [String]
-    let encoder = JSONEncoder()
+    /// The zone's rows as this batch reads and writes them (set once the zone is known).
+    let buffer: PostgresRecordBuffer
 
-    init(tx: PostgresTransaction, prepared: PostgresPreparedBatch) {
+    init(tx: PostgresTransaction, prepared: PostgresPreparedBatch, zoneID: Int64) {
         self.tx = tx
         self.batch = prepared.batch
         self.fieldsJSON = prepared.fieldsJSON
+        self.buffer = PostgresRecordBuffer(zoneID: zoneID)
+    }
+
+    /// The row of `name` as the batch left it (tombstones included).
+    func row(_ name: String) async throws -> StoredRecord? {
+        try await buffer.record(name, in: tx)
     }
 
     /// Applies the batch; `group` is advanced only by a batch that commits.
-    func run(in group: inout PostgresGroupState) async throws -> (result: ZoneBatchResult, commit: Bool) {
-        guard var zone = try await group.zone(batch.zone, in: tx) else { throw StoreError(.zoneNotFound) }
+    func run(zone stored: StoredZone, in group: inout PostgresGroupState) async throws -> (result: ZoneBatchResult, commit: Bool) {
+        var zone = stored
         let schemaFailures = batch.schema.isEmpty ? [:] : try await checkSchema()
         let integrityFailures = try await integrityFailures(zoneID: zone.id)
         var seq = group.sequence
@@ -30,6 +37,7 @@ struct PostgresBatchApplier {
         var moves: [PostgresParentMove] = []
         var changes: [RecordChange] = []
         var quota = try await PostgresQuotaLedger.load(for: batch.zone.database, in: tx)
+        try await buffer.preload(Set(batch.writes.map(\.name)), in: tx)
         for (position, (write, json)) in zip(batch.writes, fieldsJSON).enumerated() {
             if let reason = schemaFailure(of: write, in: schemaFailures) {
                 outcomes.append(.failed(.invalid(reason)))
@@ -39,6 +47,7 @@ struct PostgresBatchApplier {
                 outcomes.append(.failed(failure))
                 continue
             }
+            if quota != nil { try await buffer.flush(in: tx) }  // the ledger reads stored sizes
             let delta = try await quota?.delta(of: write, fieldsJSON: json, zoneID: zone.id, in: tx) ?? 0
             if let quota, !quota.admits(delta) {
                 outcomes.append(.failed(.quotaExceeded(quota: quota.bytes)))
@@ -48,12 +57,15 @@ struct PostgresBatchApplier {
             if case .failed = outcome {} else { quota?.used += delta }
             outcomes.append(outcome)
         }
-        if !moves.isEmpty { try await recordCoverageChanges(moves, zoneID: zone.id, seq: &seq) }
+        if !moves.isEmpty {
+            try await buffer.flush(in: tx)  // coverage walks the hierarchy in SQL
+            try await recordCoverageChanges(moves, zoneID: zone.id, seq: &seq)
+        }
         if batch.writes.contains(where: { $0.share != nil }) {
             // Creating a share re-stamps its root: answer with the root as it now is.
             var current: [WriteOutcome] = []
             for outcome in outcomes {
-                guard case .saved(let record) = outcome, let now = try await PostgresStore.fetchRecord(record.name, zoneID: zone.id, in: tx)
+                guard case .saved(let record) = outcome, let now = try await row(record.name)
                 else {
                     current.append(outcome)
                     continue
@@ -70,6 +82,7 @@ struct PostgresBatchApplier {
             }
             return (ZoneBatchResult(outcomes: aborted, zone: zone, previousSeq: startSeq), false)
         }
+        try await buffer.flush(in: tx)
         try await quota?.save(in: tx)
         if seq != startSeq {
             zone.lastSeq = seq
@@ -84,7 +97,7 @@ struct PostgresBatchApplier {
         _ write: RecordWrite, fieldsJSON: String, zoneID: Int64, seq: inout Int64, moves: inout [PostgresParentMove],
         changes: inout [RecordChange]
     ) async throws -> WriteOutcome {
-        let existing = try await PostgresStore.fetchRecord(write.name, zoneID: zoneID, in: tx)
+        let existing = try await row(write.name)
         let live = existing?.deleted == false ? existing : nil
         if let creator = write.requiredCreator, let live, live.created.userRecordName != creator {
             return .failed(.permissionDenied)
@@ -151,7 +164,7 @@ struct PostgresBatchApplier {
             try await stopSharing(record.name, zoneID: zoneID, stamp: stamp, seq: &seq)
         } else if let shareName = record.shareName {
             // Deleting a shared root deletes its share.
-            if let share = try await PostgresStore.fetchRecord(shareName, zoneID: zoneID, in: tx), !share.deleted {
+            if let share = try await row(shareName), !share.deleted {
                 try await tombstone(share, zoneID: zoneID, stamp: stamp, seq: &seq)
             }
             try await stopSharing(shareName, zoneID: zoneID, stamp: stamp, seq: &seq)
@@ -187,23 +200,10 @@ struct PostgresBatchApplier {
         return .saved(record)
     }
 
-    /// Writes the row; `fieldsJSON` is the fields already encoded, or `nil` to encode them here (merges).
+    /// Keeps the row for the batch's write; `fieldsJSON` is the fields already encoded, or `nil`
+    /// to encode them here (merges).
     func upsert(_ record: StoredRecord, fieldsJSON: String?, zoneID: Int64) async throws {
-        let json = try fieldsJSON ?? String(decoding: encoder.encode(record.fields), as: UTF8.self)
-        let size = Int64(json.utf8.count)
-        try await tx.execute("""
-            INSERT INTO records (zone_id, record_name, record_type, fields, fields_size, created_at, created_by,
-                created_device, modified_at, modified_by, modified_device, parent_name, share_name, short_guid, seq, deleted)
-            VALUES (\(zoneID), \(record.name), \(record.type), CAST(\(json) AS jsonb), \(size), \(record.created.timestamp),
-                \(record.created.userRecordName), \(record.created.deviceID), \(record.modified.timestamp), \(record.modified.userRecordName),
-                \(record.modified.deviceID), \(record.parentName), \(record.shareName), \(record.shortGUID), \(record.seq), \(record.deleted))
-            ON CONFLICT (zone_id, record_name) DO UPDATE SET
-                record_type = EXCLUDED.record_type, fields = EXCLUDED.fields, fields_size = EXCLUDED.fields_size,
-                created_at = EXCLUDED.created_at, created_by = EXCLUDED.created_by, created_device = EXCLUDED.created_device,
-                modified_at = EXCLUDED.modified_at, modified_by = EXCLUDED.modified_by, modified_device = EXCLUDED.modified_device,
-                parent_name = EXCLUDED.parent_name, share_name = EXCLUDED.share_name, short_guid = EXCLUDED.short_guid,
-                seq = EXCLUDED.seq, deleted = EXCLUDED.deleted
-            """)
+        try buffer.write(record, json: fieldsJSON)
     }
 
     // MARK: - Schema

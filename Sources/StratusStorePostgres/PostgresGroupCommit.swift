@@ -143,7 +143,8 @@ extension PostgresStore {
                     try await tx.execute("SAVEPOINT batch")
                     var attempt = group
                     do {
-                        let applied = try await PostgresBatchApplier(tx: tx, prepared: batch).run(in: &attempt)
+                        guard let zone = try await attempt.zone(batch.batch.zone, in: tx) else { throw StoreError(.zoneNotFound) }
+                        let applied = try await PostgresBatchApplier(tx: tx, prepared: batch, zoneID: zone.id).run(zone: zone, in: &attempt)
                         if applied.commit {
                             group = attempt
                             try await tx.execute("RELEASE SAVEPOINT batch")

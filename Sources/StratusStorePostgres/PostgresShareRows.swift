@@ -32,14 +32,26 @@ struct PostgresShareRows {
         try await tx.all("""
             SELECT participant_id, user_record_name, email, role, permission, status FROM share_participants
             WHERE zone_id = \(zoneID) AND share_name = \(share) ORDER BY position
-            """) { row in
-            let (id, user, email, role, permission, status) = try row.decode((String, String?, String?, String, String, String).self)
-            return StoredParticipant(
-                id: id, userRecordName: user, email: email, role: ParticipantRole(rawValue: role) ?? .unknown,
-                permission: SharePermission(rawValue: permission) ?? .unknown,
-                status: ParticipantAcceptanceStatus(rawValue: status) ?? .unknown
-            )
-        }
+            """) { try Self.participant(from: $0) }
+    }
+
+    /// Every share's participants in a zone, in order, in one statement.
+    func participants(inZone zoneID: Int64) async throws -> [String: [StoredParticipant]] {
+        let rows = try await tx.all("""
+            SELECT participant_id, user_record_name, email, role, permission, status, share_name FROM share_participants
+            WHERE zone_id = \(zoneID) ORDER BY share_name, position
+            """) { row in (try row.makeRandomAccess()[6].decode(String.self), try Self.participant(from: row)) }
+        return Dictionary(grouping: rows, by: \.0).mapValues { $0.map(\.1) }
+    }
+
+    /// A participant from a row starting `participant_id, user_record_name, email, role, permission, status`.
+    static func participant(from row: PostgresRow) throws -> StoredParticipant {
+        let (id, user, email, role, permission, status) = try row.decode((String, String?, String?, String, String, String).self)
+        return StoredParticipant(
+            id: id, userRecordName: user, email: email, role: ParticipantRole(rawValue: role) ?? .unknown,
+            permission: SharePermission(rawValue: permission) ?? .unknown,
+            status: ParticipantAcceptanceStatus(rawValue: status) ?? .unknown
+        )
     }
 
     func insertShare(_ share: ShareRow, zoneID: Int64) async throws {
@@ -55,9 +67,12 @@ struct PostgresShareRows {
         )
     }
 
-    /// Replaces the share's participant rows with `participants`, in order, in one statement.
-    func replaceParticipants(_ participants: [StoredParticipant], share: String, zoneID: Int64) async throws {
-        try await tx.execute("DELETE FROM share_participants WHERE zone_id = \(zoneID) AND share_name = \(share)")
+    /// Replaces the share's participant rows with `participants`, in order: the old rows in one
+    /// statement (none for a share just created: `replacing: false`), the new ones in another.
+    func replaceParticipants(_ participants: [StoredParticipant], share: String, zoneID: Int64, replacing: Bool = true) async throws {
+        if replacing {
+            try await tx.execute("DELETE FROM share_participants WHERE zone_id = \(zoneID) AND share_name = \(share)")
+        }
         guard !participants.isEmpty else { return }
         let rows = participants.enumerated().map { position, participant in
             ParticipantRow(

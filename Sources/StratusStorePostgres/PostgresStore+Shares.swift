@@ -13,15 +13,26 @@ extension PostgresStore: ShareStore {
     public func shares(in zone: ZoneKey) async throws(StoreError) -> [StoredShare] {
         try await read { tx in
             guard let stored = try await Self.fetchZone(zone, in: tx) else { return [] }
+            // Three statements whatever the number of shares: their rows, records and participants.
             let rows = try await tx.all(
                 "SELECT \(unescaped: PostgresShareRows.shareColumns) FROM shares WHERE zone_id = \(stored.id) ORDER BY record_name",
                 PostgresShareRows.shareRow(from:)
             )
-            var shares: [StoredShare] = []
-            for row in rows {
-                if let share = try await Self.assembleShare(row, zone: zone, zoneRowID: stored.id, in: tx) { shares.append(share) }
+            guard !rows.isEmpty else { return [] }
+            let records = try await tx.all("""
+                SELECT \(unescaped: Self.recordColumns) FROM records
+                WHERE zone_id = \(stored.id) AND record_name = ANY(\(rows.map(\.recordName))) AND NOT deleted
+                """) { try Self.record(from: $0) }
+            let byName = Dictionary(records.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            let participants = try await PostgresShareRows(tx: tx).participants(inZone: stored.id)
+            return rows.compactMap { row in
+                byName[row.recordName].map { record in
+                    StoredShare(
+                        zone: zone, zoneRowID: stored.id, record: record, rootName: row.rootName, shortGUID: row.shortGUID,
+                        publicPermission: row.publicPermission, participants: participants[row.recordName] ?? []
+                    )
+                }
             }
-            return shares
         }
     }
 
