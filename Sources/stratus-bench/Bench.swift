@@ -28,6 +28,9 @@ struct Bench: AsyncParsableCommand {
     @Option(help: "Listener counts for the push workload (comma separated).") var pushListeners = "1,100,1000,10000"
     @Option(help: "Writes per listener count in the push workload.") var pushWrites = 20
     @Option(help: "Listener counts that also receive over server-sent events.") var pushStreams = "1000,10000"
+    @Option(help: "Store URL for the servers started here (postgres://…); default: SQLite in a temp directory.") var store: String?
+    @Option(help: "Server instances started here on one store (consecutive ports); requests alternate between them.")
+    var instances = 1
 
     func run() async throws {
         OpenFileLimit.raise()
@@ -40,7 +43,7 @@ struct Bench: AsyncParsableCommand {
         } else {
             let binary = stratusBinary.map { URL(fileURLWithPath: $0) }
                 ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stratus")
-            target = try await ServerUnderTest(startingBinary: binary, port: port, client: client)
+            target = try await ServerUnderTest(startingBinary: binary, port: port, client: client, store: store, instances: instances)
         }
         defer { target.stop() }
         do {

@@ -20,17 +20,16 @@ struct Scenarios {
 
     /// One create per records/modify request.
     func singleCreates(concurrency: Int, run: String) async throws -> LoadRunner.Result {
-        let url = server.url("records/modify")
-        return try await runner.run(concurrency: concurrency, duration: duration) { worker, sequence in
-            .post(url, body: Workload.createBody(["\(run)-\(worker)-\(sequence)"]))
+        // Each request asks for its URL: with several instances, requests alternate between them.
+        return try await runner.run(concurrency: concurrency, duration: duration) { [server] worker, sequence in
+            .post(server.url("records/modify"), body: Workload.createBody(["\(run)-\(worker)-\(sequence)"]))
         }
     }
 
     /// `perRequest` creates per records/modify request.
     func batchCreates(perRequest: Int, concurrency: Int, run: String) async throws -> LoadRunner.Result {
-        let url = server.url("records/modify")
-        return try await runner.run(concurrency: concurrency, duration: duration) { worker, sequence in
-            .post(url, body: Workload.createBody((0..<perRequest).map { "\(run)-\(worker)-\(sequence)-\($0)" }))
+        return try await runner.run(concurrency: concurrency, duration: duration) { [server] worker, sequence in
+            .post(server.url("records/modify"), body: Workload.createBody((0..<perRequest).map { "\(run)-\(worker)-\(sequence)-\($0)" }))
         }
     }
 
@@ -61,13 +60,13 @@ struct Scenarios {
     /// sequence positions inside the zone's history, so every depth is sampled.
     func changePages(zone: String, count: Int) async throws -> LoadRunner.Result {
         let zoneToken = try await currentToken(zone: zone)
-        let url = server.url("changes/zone")
+        let server = server
         let first = max(0, zoneToken.sequence - Int64(count))
         let last = max(first + 1, zoneToken.sequence - 200)
         return try await runner.run(concurrency: 1, duration: duration) { _, _ in
             let token = ChangeToken(kind: .zone, zoneGeneration: zoneToken.zoneGeneration, sequence: Int64.random(in: first..<last))
             let request = ZoneChangesRequest(zones: [.init(zoneID: ZoneID(zoneName: zone), syncToken: token.encoded, resultsLimit: 200)])
-            return .post(url, body: (try? JSONEncoder().encode(request)) ?? Data())
+            return .post(server.url("changes/zone"), body: (try? JSONEncoder().encode(request)) ?? Data())
         }
     }
 
