@@ -18,10 +18,18 @@ enum PostgresFieldSQL {
         return reference ? "(fields -> \(literal) -> 'value' ->> 'recordName')" : "(fields -> \(literal) ->> 'value')"
     }
 
-    /// The quoted name of a field's expression index.
+    /// The quoted name of a field's expression index. PostgreSQL keeps 63 bytes of a name: a
+    /// longer one keeps a prefix and a hash of the whole, so two long names never share an index.
     static func indexName(_ name: String) throws -> String {
         _ = try literal(name)
-        return "\"records_field_" + name.replacingOccurrences(of: ".", with: "__") + "\""
+        let full = "records_field_" + name.replacingOccurrences(of: ".", with: "__")
+        guard full.utf8.count > 63 else { return "\"\(full)\"" }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return "\"\(full.prefix(46))_\(String(hash, radix: 16))\""
     }
 
     /// The field name as an SQL string literal.

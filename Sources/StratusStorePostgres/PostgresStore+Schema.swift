@@ -4,7 +4,9 @@ import StratusStore
 
 /// The learned schema and schema indexes in PostgreSQL. A QUERYABLE or SORTABLE index on a user
 /// field is an expression index over its `jsonb` value, keyed first by `(zone_id, record_type)`
-/// as every query filters, built `CONCURRENTLY` so writers are never blocked while it builds.
+/// as every query filters and last by `record_name`, every sort's tiebreak (so a sorted page is
+/// read in order, with no sort step), built `CONCURRENTLY` so writers are never blocked while it
+/// builds.
 extension PostgresStore: SchemaStore {
     public func schema(container: String, environment: ContainerEnvironment) async throws(StoreError) -> [String: [String: FieldType]] {
         let rows = try await all(query("""
@@ -82,7 +84,15 @@ extension PostgresStore: SchemaStore {
             throw StoreError(.invalid, "field '\(field)' cannot be indexed")
         }
         if needed {
-            try await execute(unsafeSQL: "CREATE INDEX CONCURRENTLY IF NOT EXISTS \(name) ON records (zone_id, record_type, \(expression))")
+            // A build that failed (or was interrupted) leaves an invalid index behind: drop it first.
+            let bare = String(name.dropFirst().dropLast())
+            let invalid = try await first(query("""
+                SELECT 1::INT FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = \(bare) AND NOT i.indisvalid
+                """)) { _ in true } ?? false
+            if invalid { try await execute(unsafeSQL: "DROP INDEX CONCURRENTLY IF EXISTS \(name)") }
+            try await execute(
+                unsafeSQL: "CREATE INDEX CONCURRENTLY IF NOT EXISTS \(name) ON records (zone_id, record_type, \(expression), record_name)"
+            )
         } else {
             try await execute(unsafeSQL: "DROP INDEX CONCURRENTLY IF EXISTS \(name)")
         }

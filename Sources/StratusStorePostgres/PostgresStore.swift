@@ -88,6 +88,10 @@ public final class PostgresStore: RecordStore, Sendable {
             switch error.serverInfo?[.sqlState] {
             case "23505": return StoreError(.duplicate, error.serverInfo?[.message] ?? "duplicate")
             case "40001", "40P01", "55P03": return StoreError(.busy, error.serverInfo?[.message] ?? "serialization")
+            // Text PostgreSQL cannot store (a NUL character) is the client's input, not a failure.
+            case "22P05", "22021": return StoreError(.invalid, "text with a NUL character cannot be stored")
+            // A statement past PostgreSQL's limits: what the client's query asked for.
+            case "54001", "54011", "54023": return StoreError(.invalid, "the query is too large: use fewer filters, sort keys or list values")
             default: return StoreError(.failure, String(reflecting: error))
             }
         }
