@@ -28,7 +28,7 @@ struct PostgresBatchApplier {
     /// Applies the batch; `group` is advanced only by a batch that commits.
     func run(zone stored: StoredZone, in group: inout PostgresGroupState) async throws -> (result: ZoneBatchResult, commit: Bool) {
         var zone = stored
-        let schemaFailures = batch.schema.isEmpty ? [:] : try await checkSchema()
+        let schemaFailures = batch.schema.isEmpty ? [:] : try await checkSchema(in: &group)
         let integrityFailures = try await integrityFailures(zoneID: zone.id)
         var seq = group.sequence
         let startSeq = seq
@@ -36,7 +36,7 @@ struct PostgresBatchApplier {
         outcomes.reserveCapacity(batch.writes.count)
         var moves: [PostgresParentMove] = []
         var changes: [RecordChange] = []
-        var quota = try await PostgresQuotaLedger.load(for: batch.zone.database, in: tx)
+        var quota = try await group.quota(for: batch.zone.database, in: tx)
         try await buffer.preload(Set(batch.writes.map(\.name)), in: tx)
         for (position, (write, json)) in zip(batch.writes, fieldsJSON).enumerated() {
             if let reason = schemaFailure(of: write, in: schemaFailures) {
@@ -84,6 +84,7 @@ struct PostgresBatchApplier {
         }
         try await buffer.flush(in: tx)
         try await quota?.save(in: tx)
+        group.keep(quota, for: batch.zone.database)
         if seq != startSeq {
             zone.lastSeq = seq
             group.committed(zone, key: batch.zone, sequence: seq)
@@ -214,28 +215,43 @@ struct PostgresBatchApplier {
     }
 
     /// Learns the batch's field types; returns the fields whose type conflicts with the schema.
-    private func checkSchema() async throws -> [FieldKey: String] {
-        var failures: [FieldKey: String] = [:]
+    /// Types the group already read are not read again; the rest are read in one statement, and
+    /// new ones (where the schema may grow) written in one.
+    private func checkSchema(in group: inout PostgresGroupState) async throws -> [FieldKey: String] {
         let database = batch.zone.database
-        let environment = database.environment.rawValue
-        for field in batch.schema {
-            let known = try await tx.first("""
-                SELECT field_type FROM schema_fields WHERE container = \(database.container) AND environment = \(environment)
-                    AND record_type = \(field.recordType) AND field_name = \(field.fieldName)
-                """) { try $0.decode(String.self) }
-            let key = FieldKey(recordType: field.recordType, fieldName: field.fieldName)
-            if let known {
-                if known != field.type.rawValue {
-                    failures[key] = "field '\(field.fieldName)' of '\(field.recordType)' has type \(known), not \(field.type.rawValue)"
-                }
-            } else if batch.schemaMayGrow {
+        let (container, environment) = (database.container, database.environment.rawValue)
+        func key(_ field: SchemaField) -> PostgresGroupState.FieldKey {
+            PostgresGroupState.FieldKey(container: container, environment: environment, recordType: field.recordType, fieldName: field.fieldName)
+        }
+        let unknown = batch.schema.filter { group.fieldTypes[key($0)] == nil }
+        if !unknown.isEmpty {
+            let rows = try await tx.all("""
+                SELECT record_type, field_name, field_type FROM schema_fields WHERE container = \(container) AND environment = \(environment)
+                    AND (record_type, field_name) IN (SELECT * FROM unnest(\(unknown.map(\.recordType))::text[], \(unknown.map(\.fieldName))::text[]))
+                """) { try $0.decode((String, String, String).self) }
+            for (recordType, fieldName, type) in rows {
+                group.fieldTypes[.init(container: container, environment: environment, recordType: recordType, fieldName: fieldName)] = type
+            }
+            let new = unknown.filter { group.fieldTypes[key($0)] == nil }
+            if batch.schemaMayGrow, !new.isEmpty {
                 try await tx.execute("""
                     INSERT INTO schema_fields (container, environment, record_type, field_name, field_type)
-                    VALUES (\(database.container), \(environment), \(field.recordType), \(field.fieldName), \(field.type.rawValue))
+                    SELECT \(container), \(environment), t, f, y
+                    FROM unnest(\(new.map(\.recordType))::text[], \(new.map(\.fieldName))::text[], \(new.map(\.type.rawValue))::text[]) AS n(t, f, y)
                     ON CONFLICT DO NOTHING
                     """)
+                for field in new { group.fieldTypes[key(field)] = field.type.rawValue }
+            }
+        }
+        var failures: [FieldKey: String] = [:]
+        for field in batch.schema {
+            let failureKey = FieldKey(recordType: field.recordType, fieldName: field.fieldName)
+            if let known = group.fieldTypes[key(field)] {
+                if known != field.type.rawValue {
+                    failures[failureKey] = "field '\(field.fieldName)' of '\(field.recordType)' has type \(known), not \(field.type.rawValue)"
+                }
             } else {
-                failures[key] = "field '\(field.fieldName)' is not in the production schema of '\(field.recordType)'"
+                failures[failureKey] = "field '\(field.fieldName)' is not in the production schema of '\(field.recordType)'"
             }
         }
         return failures

@@ -47,7 +47,9 @@ final class PostgresGroupCommit: Sendable {
     let maximumGroup: Int
     let maximumCost: Int
 
-    init(maximumGroup: Int = 256, maximumCost: Int = 2_000, write: @escaping Write) {
+    /// At most 64 batches a group: each is a subtransaction, and PostgreSQL keeps 64 of a
+    /// transaction's subtransactions in shared memory before every other snapshot slows down.
+    init(maximumGroup: Int = 64, maximumCost: Int = 2_000, write: @escaping Write) {
         self.maximumGroup = maximumGroup
         self.maximumCost = maximumCost
         self.write = write
@@ -98,6 +100,32 @@ struct PostgresGroupState {
     private var zones: [ZoneKey: StoredZone] = [:]
     private var touched: Set<ZoneKey> = []
     private let startSequence: Int64
+
+    /// A learned field type's key.
+    struct FieldKey: Hashable {
+        var container: String
+        var environment: String
+        var recordType: String
+        var fieldName: String
+    }
+
+    /// Field types read or learned in this group (the store's, so later batches need no read).
+    var fieldTypes: [FieldKey: String] = [:]
+    /// Quotas read in this group, as the batches so far left them (`nil`: the account has none).
+    private var quotas: [DatabaseKey: PostgresQuotaLedger?] = [:]
+
+    /// The quota of a database's account, read on first use in the group.
+    mutating func quota(for database: DatabaseKey, in tx: PostgresTransaction) async throws -> PostgresQuotaLedger? {
+        if let known = quotas[database] { return known }
+        let ledger = try await PostgresQuotaLedger.load(for: database, in: tx)
+        quotas[database] = .some(ledger)
+        return ledger
+    }
+
+    /// Records a quota as a committed batch left it.
+    mutating func keep(_ ledger: PostgresQuotaLedger?, for database: DatabaseKey) {
+        quotas[database] = .some(ledger)
+    }
 
     init(sequence: Int64) {
         self.sequence = sequence

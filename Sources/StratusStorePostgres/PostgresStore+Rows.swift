@@ -65,14 +65,19 @@ extension PostgresStore {
         )
     }
 
-    /// The live zone of that key, read inside a transaction.
-    static func fetchZone(_ key: ZoneKey, in tx: PostgresTransaction) async throws -> StoredZone? {
+    /// The statement that reads the live zone of that key.
+    static func zoneQuery(_ key: ZoneKey) -> PostgresQuery {
         let database = key.database
-        return try await tx.first("""
+        return """
             SELECT \(unescaped: zoneColumns) FROM zones
             WHERE container = \(database.container) AND environment = \(database.environment.rawValue)
                 AND scope = \(database.scope.rawValue) AND owner = \(database.owner) AND name = \(key.name) AND deleted_seq IS NULL
-            """, zone(from:))
+            """
+    }
+
+    /// The live zone of that key, read inside a transaction.
+    static func fetchZone(_ key: ZoneKey, in tx: PostgresTransaction) async throws -> StoredZone? {
+        try await tx.first(zoneQuery(key), zone(from:))
     }
 
     /// A record row (tombstones included), read inside a transaction.
@@ -89,6 +94,7 @@ extension PostgresStore {
 
     /// The live zone of that key, outside any transaction.
     func readZone(_ key: ZoneKey) async throws(StoreError) -> StoredZone? {
-        try await read { tx in try await Self.fetchZone(key, in: tx) }
+        // One statement: no snapshot transaction needed (nor its two round trips).
+        try await first(query(Self.zoneQuery(key)), Self.zone(from:))
     }
 }
