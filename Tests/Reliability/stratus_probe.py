@@ -1,6 +1,6 @@
 """A Stratus server process and CKWS calls, for the reliability probes: start `stratus serve --dev`
 on a free port over a data directory (kept across restarts), call it as a client would, kill it."""
-import json, os, signal, socket, subprocess, tempfile, time
+import http.client, json, os, signal, socket, subprocess, tempfile, time
 import urllib.error, urllib.parse, urllib.request
 
 
@@ -64,7 +64,7 @@ class Server:
         except urllib.error.HTTPError as error:
             try: return error.code, json.loads(error.read() or b"{}")
             except ValueError: return error.code, {}
-        except (OSError, ValueError):
+        except (OSError, ValueError, http.client.HTTPException):  # e.g. a body cut short by a kill
             return 0, {}
 
 
