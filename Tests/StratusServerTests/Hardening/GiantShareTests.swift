@@ -95,9 +95,10 @@ struct GiantShareTests {
             #expect(records.count == 180 && records.allSatisfy { $0["serverErrorCode"] == nil }, "\(records.first { $0["serverErrorCode"] != nil } ?? [:])")
             let share = try #require(records.first { $0["recordName"] as? String == "share7" })
             #expect((share["participants"] as? [Any])?.count == 100, "the owner and 99 invitees")
-            // Loose: the suite runs tests in parallel on two cores (a quiet run takes ~2 s); what it
-            // catches is a per-invitation cost that grows with the batch, which takes minutes here.
-            #expect(elapsed < .seconds(20), "8,910 invitations took \(elapsed)")
+            // Loose: the suite runs every test in parallel on two cores, on PostgreSQL in CI's second
+            // pass (a quiet run takes ~2.5 s on either store, a loaded one up to ~21 s); what it catches
+            // is a per-invitation cost that grows with the batch, which takes minutes here.
+            #expect(elapsed < .seconds(45), "8,910 invitations took \(elapsed)")
         }
     }
 }
