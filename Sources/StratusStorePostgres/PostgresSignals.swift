@@ -125,4 +125,15 @@ extension PostgresStore: SharedSettings {
             try await query("DELETE FROM shared_settings WHERE name = \(name)")
         }
     }
+
+    /// One statement: the row lock of an `ON CONFLICT` update orders concurrent claims.
+    public func claimSharedUse(_ name: String, limit: Int) async throws(StoreError) -> Int? {
+        guard limit >= 1 else { return nil }
+        return try await first(query("""
+            INSERT INTO shared_settings (name, value, updated_at) VALUES (\(name), '1', \(Self.nowMilliseconds))
+            ON CONFLICT (name) DO UPDATE SET value = (CAST(shared_settings.value AS BIGINT) + 1)::TEXT, updated_at = EXCLUDED.updated_at
+            WHERE CAST(shared_settings.value AS BIGINT) < \(limit)
+            RETURNING CAST(value AS BIGINT)
+            """)) { Int(try $0.decode(Int64.self)) }
+    }
 }

@@ -12,7 +12,7 @@ extension StratusServices {
             database: database, endpoint: endpoint, userRecordName: place.user, zoneNames: place.zone.map { [$0] } ?? [],
             recordTypes: recordTypes
         )
-        guard faults.readiness.armed, let fired = faults.decide(request) else { return nil }
+        guard faults.readiness.armed, let fired = await faults.decide(request) else { return nil }
         switch fired.action {
         case .error(let code, let retryAfter):
             throw CoreError(code, "injected by fault rule \(fired.faultID)", retryAfter: retryAfter)

@@ -21,6 +21,12 @@ public final class FaultInjector: Sendable {
     private let state: Mutex<State>
     /// Called after every change of the rules (add, remove, clear), outside the lock.
     private let changed = Mutex<(@Sendable () -> Void)?>(nil)
+    /// Takes one of a `count` rule's uses on every instance at once (``shareCounts(_:)``).
+    private let claimUse = Mutex<ClaimUse?>(nil)
+
+    /// Takes one of a rule's `limit` uses for all instances on a store: the use taken (1...limit),
+    /// or `nil` when every one is taken.
+    typealias ClaimUse = @Sendable (_ faultID: String, _ limit: Int) async -> Int?
     /// Where fired faults are recorded (the admin activity feed), stamped with `now`.
     private let activity: ActivityLog?
     private let now: @Sendable () -> Int64
@@ -99,9 +105,21 @@ public final class FaultInjector: Sendable {
         changed.withLock { $0 }?()
     }
 
-    /// Takes the rules another instance set: rules this one knows keep their counts (counts are
-    /// per instance), new ones start at zero, missing ones go; new IDs continue past every ID.
-    func replaceRules(_ rules: [FaultRule]) {
+    /// From now on a `count` rule fires only when `claim` grants it a use, so a rule that may
+    /// fire N times fires N times across every instance, not N times on each.
+    func shareCounts(_ claim: @escaping ClaimUse) {
+        claimUse.withLock { $0 = claim }
+    }
+
+    /// The rules and the next rule number, as another instance takes them (``replaceRules(_:nextID:)``).
+    func sharedState() -> (rules: [FaultRule], nextID: Int) {
+        state.withLock { ($0.rules, $0.nextID) }
+    }
+
+    /// Takes the rules another instance set: rules this one knows keep their counts (a shared
+    /// `count` is claimed at firing), new ones start at zero, missing ones go; new IDs continue
+    /// past every ID this or the other instance handed out, so an ID is never used twice on a store.
+    func replaceRules(_ rules: [FaultRule], nextID: Int = 1) {
         state.withLock { state in
             let known = Dictionary(state.rules.map { ($0.faultID, $0) }, uniquingKeysWith: { first, _ in first })
             state.rules = rules.map { rule in
@@ -112,7 +130,7 @@ public final class FaultInjector: Sendable {
                 return rule
             }
             let highest = rules.compactMap { Int($0.faultID.dropFirst("fault-".count)) }.max() ?? 0
-            state.nextID = max(state.nextID, highest + 1)
+            state.nextID = max(state.nextID, highest + 1, nextID)
         }
     }
 
@@ -120,8 +138,8 @@ public final class FaultInjector: Sendable {
 
     /// The fault that fires for this request, if any: counts the match on every rule that
     /// matches until one fires, then buggify's draw.
-    public func decide(_ request: FaultedRequest) -> FiredFault? {
-        let fired = draw(request)
+    public func decide(_ request: FaultedRequest) async -> FiredFault? {
+        let fired = await choose(request)
         if let fired, let activity {
             activity.record(ActivityEntry(
                 time: now(), kind: .fault, container: request.database.container, environment: request.database.environment,
@@ -135,21 +153,63 @@ public final class FaultInjector: Sendable {
         return fired
     }
 
-    private func draw(_ request: FaultedRequest) -> FiredFault? {
+    /// What one draw decided: a fault that fires, a `count` rule that fires once it claims a
+    /// shared use, or nothing.
+    private enum Draw {
+        case fired(FiredFault)
+        case claim(FiredFault, limit: Int)
+        case none
+    }
+
+    /// Draws, then claims a shared use where a `count` rule needs one; a rule whose uses are all
+    /// taken retires here and the draw goes on with the rules after it.
+    private func choose(_ request: FaultedRequest) async -> FiredFault? {
+        let claim = claimUse.withLock { $0 }
+        var after: String?
+        while true {
+            switch draw(request, after: after, claiming: claim != nil) {
+            case .fired(let fault):
+                return fault
+            case .none:
+                return nil
+            case .claim(let fault, let limit):
+                let use = await claim?(fault.faultID, limit)
+                settle(fault.faultID, use: use, limit: limit)
+                if use != nil { return fault }
+                after = fault.faultID
+            }
+        }
+    }
+
+    /// The first rule (after the rule `after`, when given) that matches and fires, then buggify's draw.
+    private func draw(_ request: FaultedRequest, after: String?, claiming: Bool) -> Draw {
         state.withLock { state in
-            for index in state.rules.indices where !state.rules[index].retired {
+            let start = after.flatMap { id in state.rules.firstIndex { $0.faultID == id } }.map { $0 + 1 } ?? 0
+            for index in state.rules.indices.dropFirst(start) where !state.rules[index].retired {
                 let rule = state.rules[index]
                 guard rule.match.matches(request), Self.applies(rule.action, to: request) else { continue }
                 let draw = rule.matched
                 state.rules[index].matched += 1
                 if let probability = rule.probability, FaultDice.unit(seed: rule.seed ?? 0, draw: draw) >= probability { continue }
+                let fault = FiredFault(faultID: rule.faultID, action: rule.action, recordType: rule.match.recordType)
+                if claiming, let count = rule.count { return .claim(fault, limit: count) }
                 state.rules[index].fired += 1
                 if let count = rule.count, state.rules[index].fired >= count { state.rules[index].retired = true }
-                return FiredFault(faultID: rule.faultID, action: rule.action, recordType: rule.match.recordType)
+                return .fired(fault)
             }
-            guard var buggify = state.buggify else { return nil }
+            guard var buggify = state.buggify else { return .none }
             defer { state.buggify = buggify }
-            return Buggify.draw(&buggify, for: request)
+            return Buggify.draw(&buggify, for: request).map(Draw.fired) ?? .none
+        }
+    }
+
+    /// Records a shared claim's outcome: the use taken is the rule's `fired` count (every
+    /// instance's firings); with none left, the rule retires.
+    private func settle(_ faultID: String, use: Int?, limit: Int) {
+        state.withLock { state in
+            guard let index = state.rules.firstIndex(where: { $0.faultID == faultID }) else { return }
+            state.rules[index].fired = use ?? limit
+            state.rules[index].retired = (use ?? limit) >= limit
         }
     }
 

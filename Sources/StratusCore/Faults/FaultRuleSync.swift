@@ -1,19 +1,31 @@
 import Foundation
+import Logging
 import StratusModel
 import StratusStore
 
 /// Fault rules shared by every instance on one store: a change made on one instance is saved
 /// as a shared setting and announced, and every other instance loads it; an instance that
-/// starts later loads what is there. Counts (`count`, a seeded rule's draws) stay per instance.
+/// starts later loads what is there. A rule's `count` is claimed use by use in the store, so it
+/// fires that many times in all; a seeded rule's draws and `matched` stay per instance.
 final class FaultRuleSync: Sendable {
     static let setting = "fault-rules"
+
+    /// What is saved: the rules, and the next rule number (so no instance hands out an ID twice,
+    /// even after every rule was cleared, and a counter is never inherited by a later rule).
+    struct Saved: Codable {
+        var rules: [FaultRule]
+        var nextID: Int
+    }
+
+    /// The counter holding a `count` rule's uses.
+    static func counter(of faultID: String) -> String { "fault-uses:" + faultID }
 
     private let faults: FaultInjector
     private let settings: any SharedSettings
     private let relay: InstanceRelay
     private let saves: AsyncStream<Void>.Continuation
 
-    init(faults: FaultInjector, settings: any SharedSettings, relay: InstanceRelay) {
+    init(faults: FaultInjector, settings: any SharedSettings, relay: InstanceRelay, logger: Logger = Logger(label: "stratus.faults")) {
         self.faults = faults
         self.settings = settings
         self.relay = relay
@@ -22,22 +34,42 @@ final class FaultRuleSync: Sendable {
         self.saves = saves
         Task { [settings, faults, relay] in
             for await _ in stream {
-                guard let data = try? JSONEncoder().encode(faults.list().faults) else { continue }
+                let (rules, nextID) = faults.sharedState()
+                guard let data = try? JSONEncoder().encode(Saved(rules: rules, nextID: nextID)) else { continue }
                 do {
+                    let before = try await Self.load(from: settings)?.rules.map(\.faultID) ?? []
                     try await settings.setSharedSetting(Self.setting, to: String(decoding: data, as: UTF8.self))
                     relay.announce(.faults)
-                } catch {}
+                    // The counters of rules this change removed go with them.
+                    for removed in Set(before).subtracting(rules.map(\.faultID)) {
+                        try await settings.setSharedSetting(Self.counter(of: removed), to: nil)
+                    }
+                } catch {
+                    logger.error("fault rules not shared", metadata: ["error": "\(error)"])
+                }
             }
         }
         faults.onChange { saves.yield() }
+        faults.shareCounts { faultID, limit in
+            do {
+                return try await settings.claimSharedUse(Self.counter(of: faultID), limit: limit)
+            } catch {
+                // Without the store the use cannot be counted for everyone: the rule holds back.
+                logger.error("fault rule use not claimed", metadata: ["faultID": "\(faultID)", "error": "\(error)"])
+                return nil
+            }
+        }
         Task { await self.reload() }
     }
 
     /// Loads the shared rules (at start, and when another instance announces a change).
     func reload() async {
-        guard let text = try? await settings.sharedSetting(Self.setting),
-            let rules = try? JSONDecoder().decode([FaultRule].self, from: Data(text.utf8))
-        else { return }
-        faults.replaceRules(rules)
+        guard let saved = try? await Self.load(from: settings) else { return }
+        faults.replaceRules(saved.rules, nextID: saved.nextID)
+    }
+
+    private static func load(from settings: any SharedSettings) async throws -> Saved? {
+        guard let text = try await settings.sharedSetting(setting) else { return nil }
+        return try JSONDecoder().decode(Saved.self, from: Data(text.utf8))
     }
 }

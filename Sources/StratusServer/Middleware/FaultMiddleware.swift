@@ -36,7 +36,7 @@ struct FaultMiddleware: RouterMiddleware {
             faulted.zoneNames = peek.zoneNames
             faulted.recordTypes = peek.recordTypes
         }
-        guard let fault = faults.decide(faulted) else { return try await next(request, context) }
+        guard let fault = await faults.decide(faulted) else { return try await next(request, context) }
         context.logger.notice(
             "fault injected",
             metadata: ["faultID": .string(fault.faultID), "action": .string("\(fault.action)"), "requestID": .string(context.id)]

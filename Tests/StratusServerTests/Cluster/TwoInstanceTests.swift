@@ -87,4 +87,28 @@ struct TwoInstanceTests {
             #expect(try await a.modify([Records.create("y")], zone: "Trips").first?.record?.recordName == "y")
         }
     }
+
+    @Test("a rule that may fire 3 times fires 3 times in all across A and B; after a clear, new rules get new IDs")
+    func faultCountsAreShared() async throws {
+        try await TestCluster.run { a, b in
+            try await a.createZone("Trips")
+            let rule = try await a.addFault(FaultMatch(endpoint: "records/modify"), .error(.throttled, retryAfter: 1), count: 3)
+            try await Task.sleep(for: .milliseconds(500))
+            var refused = 0
+            for index in 0..<8 {
+                let instance = index.isMultiple(of: 2) ? a : b
+                let answer = try await instance.post(
+                    "records/modify", ModifyRecordsRequest(operations: [Records.create("r\(index)")], zoneID: ZoneID(zoneName: "Trips"))
+                )
+                if answer.status.code == 429 { refused += 1 }
+            }
+            #expect(refused == 3, "fired \(refused) times in all")
+            #expect(try await a.admin("faults", method: .delete).status == .ok)
+            try await Task.sleep(for: .milliseconds(500))
+            let next = try await b.addFault(FaultMatch(endpoint: "records/modify"), .error(.throttled, retryAfter: 1), count: 1)
+            #expect(next.faultID != rule.faultID, "an ID is never handed out twice on one store")
+            let first = try await b.post("records/modify", ModifyRecordsRequest(operations: [Records.create("s")], zoneID: ZoneID(zoneName: "Trips")))
+            #expect(first.status.code == 429, "a new rule starts with all its uses: \(first.text)")
+        }
+    }
 }
