@@ -33,33 +33,23 @@ struct WebcourierRoutes {
 
     @Sendable private func poll(_ request: Request, context: StratusRequestContext) async throws -> Response {
         let token = try context.parameters.require("token")
+        let query = request.uri.queryParameters
         let wait = try Self.timeout(request) ?? Self.longestWait
-        let cursor = request.uri.queryParameters.get("cursor").map { String($0) }
-        // What is due now, and the errors (unknown token, bad cursor), answered at once as JSON.
-        let first = try await tokens.feed(token: token, cursor: cursor, wait: .zero)
+        let cursor = query.get("cursor").map { String($0) }
+        let tokens = self.tokens
+        let seconds = wait
+        ServerMetrics.pollOpened()
+        defer { ServerMetrics.pollClosed() }
+        // A server shutting down answers held polls at once (empty) instead of waiting them out:
+        // a handler, not a task group, so a held poll costs no extra tasks.
+        let feed = try await withGracefulShutdownHandler {
+            try await tokens.feed(token: token, cursor: cursor, wait: .seconds(seconds))
+        } onGracefulShutdown: {
+            tokens.closeFeeds()
+        }
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=UTF-8"
-        guard first.notifications.isEmpty, wait > 0 else {
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: first.json)))
-        }
-        // Nothing due: the answer is written from the body once something is (or the wait ends).
-        // The handler and every middleware above it return now, so a held poll costs its
-        // connection and this closure, not a whole request's async frames (~20 KB each).
-        let tokens = self.tokens
-        let body = ResponseBody { writer in
-            ServerMetrics.pollOpened()
-            defer { ServerMetrics.pollClosed() }
-            // A server shutting down answers held polls at once (empty) instead of waiting them
-            // out; a failed read answers the same empty page, and the client polls again.
-            let feed = (try? await withGracefulShutdownHandler {
-                try await tokens.feed(token: token, cursor: first.cursor, wait: .seconds(wait))
-            } onGracefulShutdown: {
-                tokens.closeFeeds()
-            }) ?? first
-            try await writer.write(ByteBuffer(string: feed.json))
-            try await writer.finish(nil)
-        }
-        return Response(status: .ok, headers: headers, body: body)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: feed.json)))
     }
 
     /// The `timeout` query parameter, in seconds (0-25), when given.
