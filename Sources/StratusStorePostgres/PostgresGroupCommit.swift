@@ -160,7 +160,8 @@ struct PostgresGroupState {
 
 extension PostgresStore {
     /// Writes a group of zone batches in one transaction, each inside its own savepoint, so an
-    /// atomic batch that fails (or names a missing zone) rolls back alone.
+    /// atomic batch that fails (or names a missing zone) rolls back alone. At most 64 a group
+    /// (``PostgresGroupCommit``), so the nested savepoints stay within PostgreSQL's cached subtransactions.
     static func writeGroup(_ batches: [PostgresPreparedBatch], client: PostgresClient, logger: Logger) async -> [Result<ZoneBatchResult, StoreError>] {
         do {
             return try await client.withTransaction(logger: logger) { connection in
@@ -173,9 +174,11 @@ extension PostgresStore {
                     do {
                         guard let zone = try await attempt.zone(batch.batch.zone, in: tx) else { throw StoreError(.zoneNotFound) }
                         let applied = try await PostgresBatchApplier(tx: tx, prepared: batch, zoneID: zone.id).run(zone: zone, in: &attempt)
+                        // A kept batch's savepoint is never released (one round trip fewer a batch,
+                        // inside the sequence lock): the next batch's nests inside it, and a rollback
+                        // goes to the newest savepoint of the name, its own.
                         if applied.commit {
                             group = attempt
-                            try await tx.execute("RELEASE SAVEPOINT batch")
                         } else {
                             try await tx.execute("ROLLBACK TO SAVEPOINT batch")
                         }
