@@ -13,7 +13,7 @@ struct PostgresBatchApplier {
     /// The zone's rows as this batch reads and writes them (set once the zone is known).
     let buffer: PostgresRecordBuffer
 
-    init(tx: PostgresTransaction, prepared: PostgresPreparedBatch, zoneID: Int64) {
+    init(tx: PostgresTransaction, prepared: PreparedBatch, zoneID: Int64) {
         self.tx = tx
         self.batch = prepared.batch
         self.fieldsJSON = prepared.fieldsJSON

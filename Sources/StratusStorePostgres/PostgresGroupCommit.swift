@@ -6,34 +6,16 @@ import Synchronization
 import StratusModel
 import StratusStore
 
-/// A zone batch with each write's fields already encoded as JSON (and that JSON's size, which
-/// quotas count), done on the caller's task rather than inside the transaction.
-struct PostgresPreparedBatch: Sendable {
-    let batch: ZoneBatch
-    let fieldsJSON: [String]
-    /// The rows the batch may write (records and participants): its share of a group's budget.
-    let cost: Int
-
-    init(_ batch: ZoneBatch) throws {
-        let encoder = JSONEncoder()
-        self.batch = batch
-        self.cost = batch.writes.reduce(0) { $0 + 1 + ($1.share?.participants?.count ?? 0) }
-        self.fieldsJSON = try batch.writes.map { write in
-            write.fields.isEmpty ? "{}" : String(decoding: try encoder.encode(write.fields), as: UTF8.self)
-        }
-    }
-}
-
 /// Group commit, as the SQLite store does it: zone batches that arrive while this instance's
 /// transaction is open are written together in its next one (each in a savepoint, so a failed
 /// atomic batch rolls back alone), so N concurrent saves cost one commit and one turn of the
 /// writers' lock. One drain task runs while anything is queued; none exists otherwise.
 final class PostgresGroupCommit: Sendable {
     typealias Outcome = Result<ZoneBatchResult, StoreError>
-    typealias Write = @Sendable ([PostgresPreparedBatch]) async -> [Outcome]
+    typealias Write = @Sendable ([PreparedBatch]) async -> [Outcome]
 
     private struct Waiter: Sendable {
-        let batch: PostgresPreparedBatch
+        let batch: PreparedBatch
         let continuation: CheckedContinuation<Outcome, Never>
     }
 
@@ -56,7 +38,7 @@ final class PostgresGroupCommit: Sendable {
     }
 
     /// Writes `batch` in the next group and returns its own outcome.
-    func submit(_ batch: PostgresPreparedBatch) async -> Outcome {
+    func submit(_ batch: PreparedBatch) async -> Outcome {
         await withCheckedContinuation { continuation in
             let mustStart = state.withLock { state -> Bool in
                 state.queue.append(Waiter(batch: batch, continuation: continuation))
@@ -71,13 +53,7 @@ final class PostgresGroupCommit: Sendable {
     private func drain() async {
         while true {
             let group = state.withLock { state -> [Waiter] in
-                var count = 0
-                var cost = 0
-                for waiter in state.queue.prefix(maximumGroup) {
-                    if count > 0 && cost + waiter.batch.cost > maximumCost { break }
-                    cost += waiter.batch.cost
-                    count += 1
-                }
+                let count = PreparedBatch.groupCount(state.queue.lazy.map(\.batch), maximumGroup: maximumGroup, maximumCost: maximumCost)
                 let taken = Array(state.queue.prefix(count))
                 state.queue.removeFirst(count)
                 if taken.isEmpty { state.draining = false }
@@ -162,7 +138,7 @@ extension PostgresStore {
     /// Writes a group of zone batches in one transaction, each inside its own savepoint, so an
     /// atomic batch that fails (or names a missing zone) rolls back alone. At most 64 a group
     /// (``PostgresGroupCommit``), so the nested savepoints stay within PostgreSQL's cached subtransactions.
-    static func writeGroup(_ batches: [PostgresPreparedBatch], client: PostgresClient, logger: Logger) async -> [Result<ZoneBatchResult, StoreError>] {
+    static func writeGroup(_ batches: [PreparedBatch], client: PostgresClient, logger: Logger) async -> [Result<ZoneBatchResult, StoreError>] {
         do {
             return try await client.withTransaction(logger: logger) { connection in
                 let tx = PostgresTransaction(connection: connection, logger: logger)

@@ -8,9 +8,9 @@ import StratusStore
 extension PostgresStore {
     public func apply(_ batch: ZoneBatch) async throws(StoreError) -> ZoneBatchResult {
         // Fields are encoded before the transaction, on the caller's task.
-        let prepared: PostgresPreparedBatch
+        let prepared: PreparedBatch
         do {
-            prepared = try PostgresPreparedBatch(batch)
+            prepared = try PreparedBatch(batch)
         } catch {
             throw StoreError(.failure, "cannot encode fields: \(error)")
         }

@@ -60,13 +60,7 @@ final class GroupCommit: Sendable {
 
     private func drain(_ db: Database) {
         let group = state.withLock { state -> [Waiter] in
-            var count = 0
-            var cost = 0
-            for waiter in state.queue.prefix(maximumGroup) {
-                if count > 0 && cost + waiter.batch.cost > maximumCost { break }
-                cost += waiter.batch.cost
-                count += 1
-            }
+            let count = PreparedBatch.groupCount(state.queue.lazy.map(\.batch), maximumGroup: maximumGroup, maximumCost: maximumCost)
             let taken = Array(state.queue.prefix(count))
             state.queue.removeFirst(count)
             return taken

@@ -2,25 +2,6 @@ import Foundation
 import GRDB
 import StratusModel
 
-/// A zone batch with each write's fields already encoded as the JSON the store keeps.
-struct PreparedBatch: Sendable {
-    let batch: ZoneBatch
-    let fieldsJSON: [String]
-    /// The rows the batch may write (records and participants): how much of the writer's time
-    /// it takes, so one group commit never holds the writer for much more than a budget.
-    let cost: Int
-
-    init(_ batch: ZoneBatch) throws {
-        let encoder = JSONEncoder()
-        self.batch = batch
-        self.cost = batch.writes.reduce(0) { $0 + 1 + ($1.share?.participants?.count ?? 0) }
-        self.fieldsJSON = try batch.writes.map { write in
-            write.fields.isEmpty ? "{}" : String(decoding: try encoder.encode(write.fields), as: UTF8.self)
-        }
-    }
-}
-
-
 /// What the batches of one group commit share: the change sequence and the zones they touched,
 /// read once per group and written back once at its end.
 struct GroupWriteState {
