@@ -78,22 +78,6 @@ extension PostgresStore {
             ) c ON r.record_name = c.record_name
             WHERE r.zone_id = \(zoneID)
             """) { row in (try record(from: row), try row.makeRandomAccess()[14].decode(Int64.self)) }
-        guard !rows.isEmpty else { return (records, records.map(\.seq)) }
-        var merged: [String: (record: StoredRecord, position: Int64)] = [:]
-        for record in records { merged[record.name] = (record, record.seq) }
-        for (found, entered) in rows {
-            var record = found
-            let position = max(record.seq, entered)
-            if !visible.contains(record.name) {
-                record.fields = [:]
-                record.deleted = true
-            } else if let recordTypes, !recordTypes.contains(record.type) {
-                continue
-            }
-            if let known = merged[record.name], known.position >= position { continue }
-            merged[record.name] = (record, position)
-        }
-        let entries = merged.values.sorted { $0.position < $1.position }.prefix(limit + 1)
-        return (entries.map(\.record), entries.map(\.position))
+        return CoverageMerge.merge(records, coverage: rows, visible: visible, recordTypes: recordTypes, limit: limit)
     }
 }

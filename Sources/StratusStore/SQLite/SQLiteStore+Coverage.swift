@@ -31,22 +31,7 @@ extension SQLiteStore {
             ),
             arguments: [zoneID, seq, jsonArray(shares), limit + 1, zoneID]
         )
-        guard !rows.isEmpty else { return (records, records.map(\.seq)) }
-        var merged: [String: (record: StoredRecord, position: Int64)] = [:]
-        for record in records { merged[record.name] = (record, record.seq) }
-        for row in rows {
-            var record = try SQLiteStore.record(from: row, decoder: decoder)
-            let position = max(record.seq, row[14] as Int64)
-            if !visible.contains(record.name) {
-                record.fields = [:]
-                record.deleted = true
-            } else if let recordTypes, !recordTypes.contains(record.type) {
-                continue
-            }
-            if let known = merged[record.name], known.position >= position { continue }
-            merged[record.name] = (record, position)
-        }
-        let entries = merged.values.sorted { $0.position < $1.position }.prefix(limit + 1)
-        return (entries.map(\.record), entries.map(\.position))
+        let coverage = try rows.map { row in (record: try SQLiteStore.record(from: row, decoder: decoder), position: row[14] as Int64) }
+        return CoverageMerge.merge(records, coverage: coverage, visible: visible, recordTypes: recordTypes, limit: limit)
     }
 }
