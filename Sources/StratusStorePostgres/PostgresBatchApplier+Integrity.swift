@@ -10,32 +10,12 @@ extension PostgresBatchApplier {
     /// Why each failing write (by position) cannot be applied.
     func integrityFailures(zoneID: Int64) async throws -> [Int: WriteFailure] {
         let writes = batch.writes
-        let needsCheck = writes.contains { $0.action != .delete && $0.action != .leave && ($0.parentName != nil || !$0.requiredTargets.isEmpty) }
-        guard needsCheck else { return [:] }
-        var saved: Set<String> = []
-        var deleted: Set<String> = []
-        /// The parent each record of the batch will have; `.some(nil)` is a root.
-        var parents: [String: String?] = [:]
-        for write in writes where write.action != .leave {
-            if write.action == .delete {
-                deleted.insert(write.name)
-                saved.remove(write.name)
-                parents.removeValue(forKey: write.name)
-                continue
-            }
-            saved.insert(write.name)
-            deleted.remove(write.name)
-            switch write.action {
-            case .save(replace: false): if let parent = write.parentName { parents[write.name] = .some(parent) }
-            default: parents[write.name] = .some(write.parentName)
-            }
-        }
-        let targets = Set(writes.flatMap(\.requiredTargets)).subtracting(saved)
-        let live = try await liveNames(targets, zoneID: zoneID)
-        var walker = PostgresParentWalker(tx: tx, zoneID: zoneID, parents: parents, saved: saved, deleted: deleted)
+        guard let outline = BatchOutline(checking: writes) else { return [:] }
+        let live = try await liveNames(outline.targetsToLookUp, zoneID: zoneID)
+        var walker = PostgresParentWalker(tx: tx, zoneID: zoneID, parents: outline.parents, saved: outline.saved, deleted: outline.deleted)
         var failures: [Int: WriteFailure] = [:]
         for (position, write) in writes.enumerated() where write.action != .delete && write.action != .leave {
-            if let missing = write.requiredTargets.sorted().first(where: { !saved.contains($0) && (!live.contains($0) || deleted.contains($0)) }) {
+            if let missing = outline.missingReference(of: write, live: live) {
                 failures[position] = .missingReference(missing)
             } else if let parent = write.parentName {
                 if try await !walker.exists(parent), try await walker.storedParent(of: write.name) != parent {
