@@ -13,7 +13,7 @@ public func buildApplication(
     mount: (Router<StratusRequestContext>) -> Void = { _ in }
 ) -> some ApplicationProtocol {
     Application(
-        router: buildRouter(services, options: options, mount: mount),
+        responder: HeldAnswerResponder(router: buildRouter(services, options: options, mount: mount).buildResponder()),
         server: .http1(configuration: .init(idleTimeout: TimeAmount(options.idleTimeout))),
         configuration: .init(
             address: .hostname(host, port: port), serverName: "Stratus",

@@ -58,52 +58,6 @@ public struct PushTokenService: Sendable {
         relay.announce(.tokens, stored.token)
     }
 
-    /// The notifications after `cursor` (the token's start when `nil`), waiting up to `wait`
-    /// for the first one; answers an empty page with the same cursor when none came.
-    public func feed(token: String, cursor: String?, wait: Duration) async throws(CoreError) -> FeedPage {
-        let deadline = ContinuousClock.now + wait
-        var found = known.token(token)
-        if found == nil {
-            found = try await attempt { () async throws(StoreError) in try await store.pushToken(token) }
-            if let found { known.remember(found) }
-        }
-        guard let stored = found else { throw CoreError(.notFound, "unknown push token") }
-        var position = stored.startID
-        if let cursor {
-            guard let given = Int64(cursor), given >= 0 else { throw CoreError.badRequest("cursor is not one this server issued") }
-            position = given
-        }
-        let key = stored.user.map { FeedKey(recipient: $0, container: stored.container, environment: stored.environment) }
-        while true {
-            let seen = key.map(hub.latest) ?? 0
-            if let key, let window = recent.page(key, after: position, excluding: stored.deviceID, limit: Self.pageSize) {
-                // Answered from memory (the common wake-up); an empty window means nothing new yet.
-                if let last = window.last {
-                    if await pacing.holdBack(token) { continue }
-                    return FeedPage(notifications: window.map(\.notification), cursor: String(last.position))
-                }
-            } else {
-                let after = position
-                let page = try await attempt { () async throws(StoreError) in
-                    try await store.notifications(for: stored, after: after, limit: Self.pageSize)
-                }
-                var notifications = page.entries.map(\.notification)
-                if position < page.prunedThrough {
-                    notifications.insert(pruned(stored, through: page.prunedThrough), at: 0)
-                }
-                if !notifications.isEmpty {
-                    if await pacing.holdBack(token) { continue }
-                    let last = max(page.entries.last?.id ?? position, page.prunedThrough)
-                    return FeedPage(notifications: notifications.map(EncodedNotification.init), cursor: String(last))
-                }
-            }
-            let remaining = deadline - ContinuousClock.now
-            guard let key, remaining > .zero, !Task.isCancelled else { break }
-            guard await hub.wait(for: key, after: max(position, seen), timeout: remaining) else { break }
-        }
-        return FeedPage(notifications: [], cursor: String(position))
-    }
-
     /// Ends every held poll now (empty answers) and every later one at once: the server is stopping.
     public func closeFeeds() { hub.close() }
 
@@ -112,7 +66,7 @@ public struct PushTokenService: Sendable {
 
     /// Runs a store call, translating its failure; one cut short because the server is shutting
     /// down (the poll was cancelled) is a retryable 503, the reconnect resumes from the cursor.
-    private func attempt<T>(_ body: () async throws(StoreError) -> T) async throws(CoreError) -> T {
+    func attempt<T>(_ body: () async throws(StoreError) -> T) async throws(CoreError) -> T {
         do {
             return try await body()
         } catch {
@@ -122,7 +76,7 @@ public struct PushTokenService: Sendable {
     }
 
     /// The notification that stands for those dropped from a feed.
-    private func pruned(_ token: StoredPushToken, through position: Int64) -> PushNotification {
+    func pruned(_ token: StoredPushToken, through position: Int64) -> PushNotification {
         PushNotification(
             notificationID: "pruned-\(position)", notificationType: .database, subscriptionID: nil,
             containerIdentifier: token.container, environment: token.environment, databaseScope: .private, isPruned: true,

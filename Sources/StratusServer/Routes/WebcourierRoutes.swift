@@ -31,25 +31,60 @@ struct WebcourierRoutes {
         return "http://\(host)/stratus/v1/push/\(token)"
     }
 
+    /// Answers at once when a page is due; else answers 200 and waits in the response body,
+    /// which runs on the connection's task after the router and handler returned (see
+    /// `HeldAnswerResponder`): what a held poll keeps is its waiter, not their frames.
     @Sendable private func poll(_ request: Request, context: StratusRequestContext) async throws -> Response {
         let token = try context.parameters.require("token")
-        let query = request.uri.queryParameters
         let wait = try Self.timeout(request) ?? Self.longestWait
-        let cursor = query.get("cursor").map { String($0) }
-        let tokens = self.tokens
-        let seconds = wait
-        ServerMetrics.pollOpened()
-        defer { ServerMetrics.pollClosed() }
-        // A server shutting down answers held polls at once (empty) instead of waiting them out:
-        // a handler, not a task group, so a held poll costs no extra tasks.
-        let feed = try await withGracefulShutdownHandler {
-            try await tokens.feed(token: token, cursor: cursor, wait: .seconds(seconds))
-        } onGracefulShutdown: {
-            tokens.closeFeeds()
+        let cursor = request.uri.queryParameters.get("cursor").map { String($0) }
+        switch try await tokens.look(token: token, cursor: cursor, wait: .seconds(wait)) {
+        case .page(let page):
+            return Self.answer(body: .init(byteBuffer: ByteBuffer(string: page.json)))
+        case .wait(let waiter):
+            let tokens = self.tokens
+            return Self.answer(
+                body: ResponseBody { writer in
+                    ServerMetrics.pollOpened()
+                    defer { ServerMetrics.pollClosed() }
+                    // A server shutting down answers held polls at once (empty) instead of waiting them out.
+                    let page = await withGracefulShutdownHandler {
+                        await Self.page(after: waiter, tokens: tokens)
+                    } onGracefulShutdown: {
+                        tokens.closeFeeds()
+                    }
+                    try await writer.write(ByteBuffer(string: page.json))
+                    try await writer.finish(nil)
+                })
         }
+    }
+
+    /// Waits, and looks again when woken, until a page is due or the waiter's deadline passed.
+    /// A look the recent window in memory answers runs here; one that reads the store (or
+    /// waits out the token's pacing) runs on a task of its own. A look that fails answers the
+    /// empty page: the device polls again from the same cursor.
+    private static func page(after first: FeedWaiter, tokens: PushTokenService) async -> FeedPage {
+        var waiter = first
+        while await tokens.wait(waiter) {
+            let look: FeedLook
+            if let inMemory = tokens.lookInMemory(waiter) {
+                look = inMemory
+            } else {
+                let current = waiter
+                look = (try? await OwnTask.run { try await tokens.look(again: current) }) ?? .page(waiter.emptyPage)
+            }
+            switch look {
+            case .page(let page): return page
+            case .wait(let next): waiter = next
+            }
+        }
+        return waiter.emptyPage
+    }
+
+    private static func answer(body: ResponseBody) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=UTF-8"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: feed.json)))
+        return Response(status: .ok, headers: headers, body: body)
     }
 
     /// The `timeout` query parameter, in seconds (0-25), when given.
@@ -66,36 +101,40 @@ struct WebcourierRoutes {
         let end = try Self.timeout(request).map { ContinuousClock.now + .seconds($0) }
         // An empty Last-Event-ID means none (a client that has seen no event yet).
         let lastEventID = request.headers[.lastEventID].flatMap { $0.isEmpty ? nil : $0 }
-        let start = lastEventID ?? request.uri.queryParameters.get("cursor").map { String($0) }
-        // The first read answers errors (unknown token, bad cursor) as JSON before the stream opens.
-        let first = try await tokens.feed(token: token, cursor: start, wait: .zero)
+        let startCursor = lastEventID ?? request.uri.queryParameters.get("cursor").map { String($0) }
+        // The first look answers errors (unknown token, bad cursor) as JSON before the stream opens.
+        let start = try await tokens.waiter(token: token, cursor: startCursor, wait: .zero)
+        let first: FeedPage
+        switch try await tokens.look(again: start) {
+        case .page(let page): first = page
+        case .wait(let waiter): first = waiter.emptyPage
+        }
         let tokens = self.tokens
         let body = ResponseBody { writer in
             ServerMetrics.pollOpened()
             defer { ServerMetrics.pollClosed() }
-            var feed = first
+            var page = first
+            var waiter = start
             while !Task.isCancelled {
                 var text = ""
-                for encoded in feed.notifications {
-                    let id = Int64(encoded.notification.notificationID) ?? Int64(feed.cursor) ?? 0
+                for encoded in page.notifications {
+                    let id = Int64(encoded.notification.notificationID) ?? Int64(page.cursor) ?? 0
                     text += "id: \(id)\nevent: notification\ndata: \(encoded.json)\n\n"
                 }
                 // A comment keeps the connection (and proxies) from timing it out.
                 if text.isEmpty { text = ": waiting\n\n" }
                 try await writer.write(ByteBuffer(string: text))
                 if let end, ContinuousClock.now >= end { break }
-                let cursor = feed.cursor
-                let wait = end.map { min(.seconds(15), $0 - ContinuousClock.now) } ?? .seconds(15)
-                do {
-                    feed = try await withGracefulShutdownHandler {
-                        try await tokens.feed(token: token, cursor: cursor, wait: wait)
-                    } onGracefulShutdown: {
-                        tokens.closeFeeds()
-                    }
-                    if feed.notifications.isEmpty && tokens.isClosed { break }
-                } catch {
-                    break  // shutting down (or the token is gone): end the stream; the client resumes from its last id
+                let heartbeat = ContinuousClock.now + .seconds(15)
+                waiter = waiter.next(after: page, until: end.map { min(heartbeat, $0) } ?? heartbeat)
+                let next = waiter
+                page = await withGracefulShutdownHandler {
+                    await Self.page(after: next, tokens: tokens)
+                } onGracefulShutdown: {
+                    tokens.closeFeeds()
                 }
+                // Shutting down: end the stream; the client resumes from its last id.
+                if page.notifications.isEmpty && tokens.isClosed { break }
             }
             try await writer.finish(nil)
         }
