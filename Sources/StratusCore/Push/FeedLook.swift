@@ -14,7 +14,8 @@ public enum FeedLook: Sendable {
 }
 
 /// Where a poll waits: its token, the feed position it has read through, and its deadline.
-public struct FeedWaiter: Sendable {
+/// A class: a held poll's frames keep one reference to it, not copies of its token.
+public final class FeedWaiter: Sendable {
     let token: StoredPushToken
     /// The token's feed (`nil` for a token no account has registered: it never gets one).
     let feed: FeedKey?
@@ -23,6 +24,14 @@ public struct FeedWaiter: Sendable {
     /// The hub's newest position for the feed when it was last looked at.
     let seen: Int64
     let deadline: ContinuousClock.Instant
+
+    init(token: StoredPushToken, feed: FeedKey?, position: Int64, seen: Int64, deadline: ContinuousClock.Instant) {
+        self.token = token
+        self.feed = feed
+        self.position = position
+        self.seen = seen
+        self.deadline = deadline
+    }
 
     /// The page that ends the wait with nothing new: no notifications, the same cursor.
     public var emptyPage: FeedPage { FeedPage(notifications: [], cursor: String(position)) }
