@@ -139,11 +139,18 @@ struct Bench: AsyncParsableCommand {
             let delivery = try await push.delivery(urls, mode: mode, writes: pushWrites, run: UUID().uuidString)
             report.add(delivery, writes: pushWrites)
         }
+        // The same writes with alice subscribed, first with none of her devices listening (every
+        // write still appends a notification to her feed), then with 100 of them receiving each.
+        let subscribed = try await scenarios.singleCreates(concurrency: concurrency, run: UUID().uuidString)
+        report.add(
+            "single-record creates, c=\(concurrency), the writer subscribed, no device listening", subscribed, itemsPerRequest: 1,
+            limit: ("no subscription", without.requestsPerSecond)
+        )
         let listening = try await push.tokens(100, prefix: "busy")
         let with = try await push.writesWhileListening(listening, scenarios: scenarios, concurrency: concurrency, run: UUID().uuidString)
         report.add(
             "single-record creates, c=\(concurrency), 100 of the writer's devices receiving every change", with, itemsPerRequest: 1,
-            limit: ("no listeners", without.requestsPerSecond)
+            limit: ("subscribed, no listener", subscribed.requestsPerSecond)
         )
     }
 }

@@ -178,7 +178,7 @@ struct PushScenarios {
             let response = try await client.execute(request, timeout: .seconds(40))
             let data = try await response.body.collect(upTo: 16 << 20)
             let now = ContinuousClock.now
-            let feed = try JSONDecoder().decode(NotificationFeed.self, from: Data(buffer: data))
+            let feed = try JSONDecoder().decode(FeedCount.self, from: Data(buffer: data))
             arrivals += Array(repeating: now, count: feed.notifications.count)
             received.value.add(feed.notifications.count, ordering: .relaxed)
             cursor = feed.cursor
@@ -212,4 +212,16 @@ struct PushScenarios {
     final class Counter: Sendable {
         let value = Atomic<Int>(0)
     }
+}
+
+/// What a listener reads of a long-poll's answer: how many notifications, and the cursor. The
+/// listeners' client shares the server's two cores, so it skips decoding each notification's
+/// fields (the server's tests check those); the JSON is still parsed whole.
+private struct FeedCount: Decodable {
+    struct Skipped: Decodable {
+        init(from decoder: any Decoder) throws {}
+    }
+
+    var notifications: [Skipped]
+    var cursor: String
 }
