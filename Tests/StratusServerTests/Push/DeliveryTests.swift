@@ -1,4 +1,7 @@
 import Foundation
+import HummingbirdTesting
+import NIOCore
+import NIOFoundationCompat
 import StratusModel
 import Testing
 
@@ -57,6 +60,37 @@ import Testing
             try await server.write("paris", caption: "Paris", device: "iphone")
             #expect(try await server.poll(&ipad).count == 1)
             #expect(try await server.poll(&iphone, timeout: 1).isEmpty)
+        }
+    }
+
+    /// A held poll waits in its answer's body, on the connection's own task: a change by its own
+    /// device wakes it without answering, and it answers the sibling's change that follows.
+    @Test func aHeldPollSleepsThroughItsOwnDevicesChangeAndAnswersTheNext() async throws {
+        try await TestServer.run { server in
+            try await server.createZone("Trips")
+            _ = try await server.subscribe([Subscription(subscriptionID: "db", kind: .database)])
+            var ipad = try await server.listener("alice", device: "ipad")
+            _ = try await server.poll(&ipad, timeout: 0)
+            // The held poll has a connection of its own: the test client sends one request at a time.
+            guard let port = server.client.port else { throw TestFailure("no port") }
+            let second = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(30)))
+            second.connect()
+            defer { Task { try? await second.shutdown() } }
+            let held = Task { [ipad] in
+                let response = try await second.get("\(ipad.path)?timeout=20&cursor=\(ipad.cursor ?? "")")
+                let feed = try JSONDecoder().decode(NotificationFeed.self, from: Data(buffer: response.body ?? ByteBuffer()))
+                return (feed.notifications, TestListener(path: ipad.path, cursor: feed.cursor))
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            try await server.write("own", caption: "the iPad's own change", device: "ipad")
+            try await Task.sleep(for: .milliseconds(300))
+            let started = ContinuousClock.now
+            try await server.write("paris", caption: "Paris", device: "iphone")
+            let notifications: [PushNotification]
+            (notifications, ipad) = try await held.value
+            #expect(notifications.map(\.subscriptionID) == ["db"], "the iPhone's change only, not the iPad's own")
+            #expect(ContinuousClock.now - started < .seconds(10), "woken by the change, not by the poll's timeout")
+            #expect(try await server.poll(&ipad, timeout: 0).isEmpty, "the cursor is past both changes")
         }
     }
 
