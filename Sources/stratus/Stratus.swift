@@ -1,7 +1,5 @@
 import ArgumentParser
 import Foundation
-import NIOCore
-import NIOPosix
 
 /// The `stratus` command: a CloudKit-compatible server and its operator tools.
 struct Stratus: AsyncParsableCommand {
@@ -13,14 +11,18 @@ struct Stratus: AsyncParsableCommand {
     )
 }
 
-/// The process entry point. It starts synchronously so NIO's event loops can become Swift
-/// concurrency's global executor before any task runs: request handlers then run on the loop that
-/// read the request, without a hop to the cooperative pool (measured +27 % on JSON POSTs here,
-/// PERFORMANCE.md).
+/// The process entry point: runs the command on one unstructured task, then exits.
+///
+/// Tasks run on Swift's default executor, not NIO's event loops (which `stratus` installed as the
+/// global executor until 2026-11-23): NIO runs each job on its loop's serial executor, so every
+/// call into a nonisolated async function was a switch that queued the task again behind
+/// everything else on the loop. Under a fan-out (10,000 woken long-polls and their new requests)
+/// each request's task waited in that queue once per call level, and thousands of half-run
+/// requests held their frames at once. Without it: single creates alike within run-to-run noise,
+/// writes beside 100 of the writer's listening devices 779 → 1,375/s (BENCHMARKS.md, push).
 @main
 enum Main {
     static func main() {
-        _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         // The executable's one unstructured task: it runs the whole command, then exits.
         Task {
             await Stratus.main()

@@ -25,20 +25,30 @@ extension PushTokenService {
     /// from now, before any look.
     /// - Throws: `NOT_FOUND` for an unknown token, `BAD_REQUEST` for a cursor not issued here.
     public func waiter(token: String, cursor: String?, wait: Duration) async throws(CoreError) -> FeedWaiter {
-        let deadline = ContinuousClock.now + wait
-        var found = known.token(token)
-        if found == nil {
-            found = try await attempt { () async throws(StoreError) in try await store.pushToken(token) }
-            if let found { known.remember(found) }
-        }
+        if let stored = known.token(token) { return try waiter(stored, cursor: cursor, wait: wait) }
+        let found = try await attempt { () async throws(StoreError) in try await store.pushToken(token) }
         guard let stored = found else { throw CoreError(.notFound, "unknown push token") }
+        known.remember(stored)
+        return try waiter(stored, cursor: cursor, wait: wait)
+    }
+
+    /// The first look when it needs neither the store nor a pause: the token was read before
+    /// and the recent window answers (see ``lookInMemory(_:)``); `nil` otherwise. Synchronous:
+    /// a poll that re-arms after an answer, the common case, costs no suspension.
+    /// - Throws: `BAD_REQUEST` for a cursor not issued here.
+    public func lookInMemory(token: String, cursor: String?, wait: Duration) throws(CoreError) -> FeedLook? {
+        guard let stored = known.token(token) else { return nil }
+        return lookInMemory(try waiter(stored, cursor: cursor, wait: wait))
+    }
+
+    private func waiter(_ stored: StoredPushToken, cursor: String?, wait: Duration) throws(CoreError) -> FeedWaiter {
         var position = stored.startID
         if let cursor {
             guard let given = Int64(cursor), given >= 0 else { throw CoreError.badRequest("cursor is not one this server issued") }
             position = given
         }
         let feed = stored.user.map { FeedKey(recipient: $0, container: stored.container, environment: stored.environment) }
-        return FeedWaiter(token: stored, feed: feed, position: position, seen: 0, deadline: deadline)
+        return FeedWaiter(token: stored, feed: feed, position: position, seen: 0, deadline: ContinuousClock.now + wait)
     }
 
     /// Looks at the feed again (after a wait): the page due, or where to wait next.
