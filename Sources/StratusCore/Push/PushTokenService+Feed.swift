@@ -2,18 +2,6 @@ import StratusModel
 import StratusStore
 
 extension PushTokenService {
-    /// The notifications after `cursor` (the token's start when `nil`), waiting up to `wait`
-    /// for the first one; answers an empty page with the same cursor when none came.
-    public func feed(token: String, cursor: String?, wait: Duration) async throws(CoreError) -> FeedPage {
-        var look = try await self.look(token: token, cursor: cursor, wait: wait)
-        while case .wait(let waiter) = look {
-            guard await self.wait(waiter) else { return waiter.emptyPage }
-            look = try await self.look(again: waiter)
-        }
-        guard case .page(let page) = look else { preconditionFailure("a look ends in a page") }
-        return page
-    }
-
     /// The first look at a token's feed, after `cursor` (the token's start when `nil`), for a
     /// poll that may wait until `wait` from now.
     /// - Throws: `NOT_FOUND` for an unknown token, `BAD_REQUEST` for a cursor not issued here.
