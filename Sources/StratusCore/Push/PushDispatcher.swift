@@ -31,7 +31,7 @@ public final class PushDispatcher: Sendable {
         activity: ActivityLog = ActivityLog(), relay: InstanceRelay = InstanceRelay(signals: nil),
         logger: Logger = Logger(label: "stratus.push")
     ) {
-        let recent = RecentFeeds(capacity: relay.isShared ? 0 : 256)
+        let recent = RecentFeeds(capacity: relay.isShared ? 0 : 1_024)
         self.recent = recent
         let (stream, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         self.hub = hub

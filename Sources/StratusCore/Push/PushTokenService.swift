@@ -21,7 +21,7 @@ public struct PushTokenService: Sendable {
     let relay: InstanceRelay
 
     /// Notifications answered per poll.
-    static let pageSize = 200
+    static let pageSize = 500
 
     /// Makes a token, bound to the caller (when signed in) and the request's device.
     /// - Parameter webcourierURL: the URL that serves a token's feed (the server knows its host).
