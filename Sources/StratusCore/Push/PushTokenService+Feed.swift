@@ -20,15 +20,6 @@ extension PushTokenService {
         return try waiter(stored, cursor: cursor, wait: wait)
     }
 
-    /// The first look when it needs neither the store nor a pause: the token was read before
-    /// and the recent window answers (see ``lookInMemory(_:)``); `nil` otherwise. Synchronous:
-    /// a poll that re-arms after an answer, the common case, costs no suspension.
-    /// - Throws: `BAD_REQUEST` for a cursor not issued here.
-    public func lookInMemory(token: String, cursor: String?, wait: Duration) throws(CoreError) -> FeedLook? {
-        guard let stored = known.token(token) else { return nil }
-        return lookInMemory(try waiter(stored, cursor: cursor, wait: wait))
-    }
-
     private func waiter(_ stored: StoredPushToken, cursor: String?, wait: Duration) throws(CoreError) -> FeedWaiter {
         var position = stored.startID
         if let cursor {

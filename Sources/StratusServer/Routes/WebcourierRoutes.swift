@@ -38,13 +38,7 @@ struct WebcourierRoutes {
         let token = try context.parameters.require("token")
         let wait = try Self.timeout(request) ?? Self.longestWait
         let cursor = request.uri.queryParameters.get("cursor").map { String($0) }
-        let look: FeedLook
-        if let inMemory = try tokens.lookInMemory(token: token, cursor: cursor, wait: .seconds(wait)) {
-            look = inMemory
-        } else {
-            look = try await tokens.look(token: token, cursor: cursor, wait: .seconds(wait))
-        }
-        switch look {
+        switch try await tokens.look(token: token, cursor: cursor, wait: .seconds(wait)) {
         case .page(let page):
             return Self.answer(body: .init(byteBuffer: ByteBuffer(string: page.json)))
         case .wait(let waiter):
