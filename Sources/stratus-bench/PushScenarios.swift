@@ -4,6 +4,7 @@ import Histogram
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import NIOPosix
 import StratusModel
 import Synchronization
 
@@ -72,34 +73,16 @@ struct PushScenarios {
         }
     }
 
-    /// Holds a long-poll open on every URL, makes `writes` writes one after another (each once
-    /// every listener has the previous one, and the server's per-token coalescing interval of
-    /// 200 ms has passed), and measures each delivery from the write's 200 and from its request.
+    /// Holds a long-poll (or a stream) open on every URL, makes `writes` writes one after
+    /// another (each once every listener has the previous one, and the server's per-token
+    /// coalescing interval of 200 ms has passed), and measures each delivery from the write's 200
+    /// and from its request.
     func delivery(_ urls: [String], mode: Mode, writes: Int, run: String) async throws -> Delivery {
-        try await Self.withListeners(urls.count) { listeners in
-            try await delivery(urls, mode: mode, writes: writes, run: run, listeners: listeners)
-        }
-    }
-
-    private func delivery(_ urls: [String], mode: Mode, writes: Int, run: String, listeners: HTTPClient) async throws -> Delivery {
         let received = Counter()
-        let arrivalsTask = Task {
-            try await withThrowingTaskGroup(of: [ContinuousClock.Instant].self) { group in
-                for (index, url) in urls.enumerated() {
-                    group.addTask {
-                        // Connections open in a stream (2,000 a second), not all in one burst.
-                        try await Task.sleep(for: .microseconds(500 * index))
-                        switch mode {
-                        case .longPoll: return try await Self.listen(url, client: listeners, until: writes, received: received)
-                        case .events: return try await Self.stream(url, client: listeners, until: writes, received: received)
-                        }
-                    }
-                }
-                return try await group.reduce(into: []) { $0.append($1) }
-            }
-        }
-        // Every poll held (opened in the background): then the server's memory with them all.
-        try await Task.sleep(for: .seconds(2 + urls.count / 1_000))
+        // Connections open in a stream (2,000 a second), not all in one burst.
+        let listeners = try await Self.listen(urls, mode: mode == .longPoll ? .longPoll : .events, until: writes, received: received, every: .microseconds(500))
+        // Every poll held: then the server's memory with them all.
+        try await Task.sleep(for: .seconds(2))
         let rss = server.residentMegabytes()
         var writeTimes: [ContinuousClock.Instant] = []
         var sendTimes: [ContinuousClock.Instant] = []
@@ -116,7 +99,11 @@ struct PushScenarios {
             }
             try await Task.sleep(for: .milliseconds(250))
         }
-        let arrivals = try await arrivalsTask.value
+        var arrivals: [[ContinuousClock.Instant]] = []
+        for listener in listeners {
+            arrivals.append((try? await listener.arrivals.get()) ?? [])
+            try? await listener.channel.close()
+        }
         var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000, numberOfSignificantValueDigits: .three)
         var fromRequest = histogram
         var missed = 0
@@ -137,91 +124,27 @@ struct PushScenarios {
 
     /// Single-record creates from the writer device while `urls` listen and re-poll throughout.
     func writesWhileListening(_ urls: [String], scenarios: Scenarios, concurrency: Int, run: String) async throws -> LoadRunner.Result {
-        try await Self.withListeners(urls.count) { listeners in
-            let received = Counter()
-            let listening = Task {
-                try await withThrowingTaskGroup(of: [ContinuousClock.Instant].self) { group in
-                    for url in urls { group.addTask { try await Self.listen(url, client: listeners, until: .max, received: received) } }
-                    try await group.waitForAll()
-                }
-            }
-            defer { listening.cancel() }
-            try await Task.sleep(for: .seconds(1))
-            return try await scenarios.singleCreates(concurrency: concurrency, run: run)
-        }
+        let listeners = try await Self.listen(urls, mode: .longPoll, until: .max, received: Counter(), every: .zero)
+        defer { for listener in listeners { listener.channel.close(promise: nil) } }
+        try await Task.sleep(for: .seconds(1))
+        return try await scenarios.singleCreates(concurrency: concurrency, run: run)
     }
 
-    /// A client of its own for the listeners (a pool as large as their count), shut down after.
-    private static func withListeners<T>(_ connections: Int, _ body: (HTTPClient) async throws -> T) async throws -> T {
-        var configuration = HTTPClient.Configuration()
-        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = connections + 16
-        configuration.connectionPool.idleTimeout = .seconds(120)
-        configuration.timeout.connect = .seconds(30)
-        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        do {
-            let result = try await body(client)
-            try await client.shutdown()
-            return result
-        } catch {
-            try? await client.shutdown()
-            throw error
+    /// Connects a listening device to each URL, one every `every`.
+    private static func listen(
+        _ urls: [String], mode: ListeningDevice.Mode, until count: Int, received: Counter, every interval: Duration
+    ) async throws -> [(channel: any Channel, arrivals: EventLoopFuture<[ContinuousClock.Instant]>)] {
+        let start = ContinuousClock.now
+        var listeners: [(channel: any Channel, arrivals: EventLoopFuture<[ContinuousClock.Instant]>)] = []
+        for (index, url) in urls.enumerated() {
+            try await Task.sleep(until: start + interval * index)
+            listeners.append(try await ListeningDevice.connect(url, mode: mode, until: count, received: received, group: MultiThreadedEventLoopGroup.singleton))
         }
-    }
-
-    /// One device's loop: poll, note when notifications came, poll again from the cursor.
-    private static func listen(_ url: String, client: HTTPClient, until count: Int, received: Counter) async throws -> [ContinuousClock.Instant] {
-        var cursor: String?
-        var arrivals: [ContinuousClock.Instant] = []
-        while arrivals.count < count, !Task.isCancelled {
-            var request = HTTPClientRequest(url: url + "?timeout=25" + (cursor.map { "&cursor=\($0)" } ?? ""))
-            request.method = .GET
-            let response = try await client.execute(request, timeout: .seconds(40))
-            let data = try await response.body.collect(upTo: 16 << 20)
-            let now = ContinuousClock.now
-            let feed = try JSONDecoder().decode(FeedCount.self, from: Data(buffer: data))
-            arrivals += Array(repeating: now, count: feed.notifications.count)
-            received.value.add(feed.notifications.count, ordering: .relaxed)
-            cursor = feed.cursor
-        }
-        return arrivals
-    }
-
-    /// One device's event stream: note when each notification event arrives.
-    private static func stream(_ url: String, client: HTTPClient, until count: Int, received: Counter) async throws -> [ContinuousClock.Instant] {
-        var request = HTTPClientRequest(url: url + "/events")
-        request.method = .GET
-        let response = try await client.execute(request, timeout: .seconds(600))
-        var arrivals: [ContinuousClock.Instant] = []
-        var pending = ""
-        for try await chunk in response.body {
-            let now = ContinuousClock.now
-            pending += String(buffer: chunk)
-            while let end = pending.range(of: "\n\n") {
-                if pending[..<end.lowerBound].contains("event: notification") {
-                    arrivals.append(now)
-                    received.value.add(1, ordering: .relaxed)
-                }
-                pending.removeSubrange(..<end.upperBound)
-            }
-            if arrivals.count >= count { break }
-        }
-        return arrivals
+        return listeners
     }
 
     /// Notifications received by all listeners so far.
     final class Counter: Sendable {
         let value = Atomic<Int>(0)
     }
-}
-
-/// What a listener reads of a long-poll's answer: how many notifications, and the cursor. The
-/// listeners' client shares the server's two cores, so it skips decoding each notification's
-/// fields (the server's tests check those); the JSON is still parsed whole.
-private struct FeedCount: Decodable {
-    struct Skipped: Decodable {
-        init(from decoder: any Decoder) throws {}
-    }
-
-    var notifications: [Skipped]
-    var cursor: String
 }

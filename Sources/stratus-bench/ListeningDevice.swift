@@ -1,0 +1,172 @@
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// A listening device of the push workload: one keep-alive HTTP/1.1 connection to its
+/// webcourier URL, driven from the connection's event loop.
+///
+/// A long-poll listener polls, notes when an answer's notifications arrived, and polls again
+/// from the answer's cursor in the same event-loop turn; an event-stream listener opens one
+/// stream and notes each `notification` event. It is what a device's push connection does,
+/// at the least machine time a client can spend: the listeners share the server's two cores,
+/// and a general-purpose client (AsyncHTTPClient) spends several times the server's time per
+/// delivery on them, scanning its pool of 10,000 connections for each request.
+final class ListeningDevice: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = HTTPClientResponsePart
+    typealias OutboundOut = HTTPClientRequestPart
+
+    enum Mode {
+        case longPoll
+        case events
+    }
+
+    // Event-loop confined: touched only from the channel's handler callbacks.
+    private let path: String
+    private let host: String
+    private let mode: Mode
+    private let until: Int
+    private let received: PushScenarios.Counter
+    private let done: EventLoopPromise<[ContinuousClock.Instant]>
+    private var cursor: String?
+    private var body = ByteBuffer()
+    private var arrivals: [ContinuousClock.Instant] = []
+    private var finished = false
+
+    /// The listener for `url` (`http://host:port/path`); its arrivals complete `done` after
+    /// `until` notifications, or fail it when the connection fails.
+    private init(path: String, host: String, mode: Mode, until: Int, received: PushScenarios.Counter, done: EventLoopPromise<[ContinuousClock.Instant]>) {
+        self.path = path
+        self.host = host
+        self.mode = mode
+        self.until = until
+        self.received = received
+        self.done = done
+    }
+
+    /// Connects a listener to `url` on `group`.
+    /// - Returns: the channel (close it to stop listening) and the arrival times of the
+    ///   notifications it received, once it has `until` of them.
+    static func connect(
+        _ url: String, mode: Mode, until: Int, received: PushScenarios.Counter, group: any EventLoopGroup
+    ) async throws -> (channel: any Channel, arrivals: EventLoopFuture<[ContinuousClock.Instant]>) {
+        guard let parsed = URL(string: url), let host = parsed.host, let port = parsed.port else { throw BenchError("not a webcourier URL: \(url)") }
+        let loop = group.next()
+        let done = loop.makePromise(of: [ContinuousClock.Instant].self)
+        let path = parsed.path + (mode == .events ? "/events" : "")
+        let device = ListeningDevice(path: path, host: "\(host):\(port)", mode: mode, until: until, received: received, done: done)
+        let channel = try await ClientBootstrap(group: loop)
+            .channelOption(.socketOption(.so_reuseaddr), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    try channel.pipeline.syncOperations.addHandler(device)
+                }
+            }
+            .connect(host: host, port: port).get()
+        return (channel, done.futureResult)
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        send(context: context)
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            if head.status != .ok { fail(context: context, BenchError("webcourier answered \(head.status)")) }
+        case .body(var chunk):
+            switch mode {
+            case .longPoll: body.writeBuffer(&chunk)
+            case .events: countEvents(in: &chunk, context: context)
+            }
+        case .end:
+            if mode == .longPoll { answered(context: context) }
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        fail(context: context, BenchError("the webcourier connection closed after \(arrivals.count) notifications"))
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        fail(context: context, error)
+    }
+
+    /// A long-poll's answer ended: note its notifications, poll again from its cursor.
+    private func answered(context: ChannelHandlerContext) {
+        let now = ContinuousClock.now
+        guard let page = try? JSONDecoder().decode(FeedCount.self, from: body) else {
+            return fail(context: context, BenchError("the webcourier answered no feed page"))
+        }
+        body.clear()
+        note(page.notifications.count, at: now)
+        cursor = page.cursor
+        if arrivals.count >= until { return finish(context: context) }
+        send(context: context)
+    }
+
+    /// Counts the `notification` events among the stream's whole events so far.
+    private func countEvents(in chunk: inout ByteBuffer, context: ChannelHandlerContext) {
+        let now = ContinuousClock.now
+        body.writeBuffer(&chunk)
+        let text = String(buffer: body)
+        var count = 0
+        var rest = Substring(text)
+        while let end = rest.range(of: "\n\n") {
+            if rest[..<end.lowerBound].contains("event: notification") { count += 1 }
+            rest = rest[end.upperBound...]
+        }
+        body.clear()
+        body.writeString(String(rest))
+        note(count, at: now)
+        if arrivals.count >= until { finish(context: context) }
+    }
+
+    private func note(_ count: Int, at now: ContinuousClock.Instant) {
+        guard count > 0 else { return }
+        arrivals += repeatElement(now, count: count)
+        received.value.add(count, ordering: .relaxed)
+    }
+
+    private func send(context: ChannelHandlerContext) {
+        let uri: String
+        switch mode {
+        case .longPoll: uri = path + "?timeout=25" + (cursor.map { "&cursor=\($0)" } ?? "")
+        case .events: uri = path
+        }
+        var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: uri)
+        head.headers.add(name: "Host", value: host)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+    }
+
+    private func finish(context: ChannelHandlerContext) {
+        guard !finished else { return }
+        finished = true
+        done.succeed(arrivals)
+        context.close(promise: nil)
+    }
+
+    private func fail(context: ChannelHandlerContext, _ error: any Error) {
+        guard !finished else { return }
+        finished = true
+        done.fail(error)
+        context.close(promise: nil)
+    }
+}
+
+/// What a listener reads of a long-poll's answer: how many notifications, and the cursor. The
+/// listeners share the server's two cores, so they skip decoding each notification's fields
+/// (the server's tests check those); the JSON is still parsed whole.
+private struct FeedCount: Decodable {
+    struct Skipped: Decodable {
+        init(from decoder: any Decoder) throws {}
+    }
+
+    var notifications: [Skipped]
+    var cursor: String
+}
