@@ -28,6 +28,8 @@ struct Bench: AsyncParsableCommand {
     @Option(help: "Listener counts for the push workload (comma separated).") var pushListeners = "1,100,1000,10000"
     @Option(help: "Writes per listener count in the push workload.") var pushWrites = 20
     @Option(help: "Listener counts that also receive over server-sent events.") var pushStreams = "1000,10000"
+    @Flag(inversion: .prefixedNo, help: "Whether the push workload also measures the write rate beside listeners.")
+    var pushWriteRates = true
     @Option(help: "Store URL for the servers started here (postgres://…); default: SQLite in a temp directory.") var store: String?
     @Option(help: "Server instances started here on one store (consecutive ports); requests alternate between them.")
     var instances = 1
@@ -120,6 +122,10 @@ struct Bench: AsyncParsableCommand {
     private func measurePush(_ target: ServerUnderTest, client: HTTPClient, scenarios: Scenarios, report: inout Report) async throws {
         let push = PushScenarios(server: target, client: client)
         let counts = pushListeners.split(separator: ",").compactMap { Int($0) }
+        guard pushWriteRates else {
+            try await push.subscribe(account: "alice")
+            return try await measureDelivery(push, counts: counts, report: &report)
+        }
         let without = try await scenarios.singleCreates(concurrency: concurrency, run: UUID().uuidString)
         report.add("single-record creates, c=\(concurrency), no subscription", without, itemsPerRequest: 1)
         // Another account's 100 devices, subscribed and listening, whom alice's writes do not concern.
@@ -131,14 +137,7 @@ struct Bench: AsyncParsableCommand {
             limit: ("no listeners", without.requestsPerSecond)
         )
         try await push.subscribe(account: "alice")
-        let streams = pushStreams.split(separator: ",").compactMap { Int($0) }
-        let runs = counts.map { ($0, PushScenarios.Mode.longPoll) } + streams.map { ($0, PushScenarios.Mode.events) }
-        for (count, mode) in runs {
-            // Fresh tokens each time: a listener's feed starts when its token is made.
-            let urls = try await push.tokens(count, prefix: "listener-\(mode.rawValue)-\(count)")
-            let delivery = try await push.delivery(urls, mode: mode, writes: pushWrites, run: UUID().uuidString)
-            report.add(delivery, writes: pushWrites)
-        }
+        try await measureDelivery(push, counts: counts, report: &report)
         // The same writes with alice subscribed, first with none of her devices listening (every
         // write still appends a notification to her feed), then with 100 of them receiving each.
         let subscribed = try await scenarios.singleCreates(concurrency: concurrency, run: UUID().uuidString)
@@ -152,5 +151,17 @@ struct Bench: AsyncParsableCommand {
             "single-record creates, c=\(concurrency), 100 of the writer's devices receiving every change", with, itemsPerRequest: 1,
             limit: ("subscribed, no listener", subscribed.requestsPerSecond)
         )
+    }
+
+    /// Delivery to each listener count, by long-poll and then by stream.
+    private func measureDelivery(_ push: PushScenarios, counts: [Int], report: inout Report) async throws {
+        let streams = pushStreams.split(separator: ",").compactMap { Int($0) }
+        let runs = counts.map { ($0, PushScenarios.Mode.longPoll) } + streams.map { ($0, PushScenarios.Mode.events) }
+        for (count, mode) in runs {
+            // Fresh tokens each time: a listener's feed starts when its token is made.
+            let urls = try await push.tokens(count, prefix: "listener-\(mode.rawValue)-\(count)")
+            let delivery = try await push.delivery(urls, mode: mode, writes: pushWrites, run: UUID().uuidString)
+            report.add(delivery, writes: pushWrites)
+        }
     }
 }
