@@ -12,21 +12,15 @@ import Synchronization
 /// from the answer's cursor in the same event-loop turn; an event-stream listener opens one
 /// stream and notes each `notification` event. It is what a device's push connection does,
 /// at the least machine time a client can spend: the listeners share the server's two cores,
-/// and a general-purpose client (AsyncHTTPClient) spends several times the server's time per
-/// delivery on them, scanning its pool of 10,000 connections for each request.
-final class ListeningDevice: ChannelInboundHandler, @unchecked Sendable {
+/// and a general-purpose client (AsyncHTTPClient) spent more of them than the server did at
+/// 10,000 listeners, much of it scanning its pool of 10,000 connections for each request.
+final class ListeningDevice: ChannelInboundHandler {
     typealias InboundIn = HTTPClientResponsePart
     typealias OutboundOut = HTTPClientRequestPart
 
-    enum Mode {
-        case longPoll
-        case events
-    }
-
-    // Event-loop confined: touched only from the channel's handler callbacks.
     private let path: String
     private let host: String
-    private let mode: Mode
+    private let mode: PushScenarios.Mode
     private let until: Int
     private let received: PushScenarios.Counter
     private let done: EventLoopPromise<[ContinuousClock.Instant]>
@@ -35,9 +29,9 @@ final class ListeningDevice: ChannelInboundHandler, @unchecked Sendable {
     private var arrivals: [ContinuousClock.Instant] = []
     private var finished = false
 
-    /// The listener for `url` (`http://host:port/path`); its arrivals complete `done` after
-    /// `until` notifications, or fail it when the connection fails.
-    private init(path: String, host: String, mode: Mode, until: Int, received: PushScenarios.Counter, done: EventLoopPromise<[ContinuousClock.Instant]>) {
+    /// A listener of `path` on `host` (`host:port`); its arrivals complete `done` after `until`
+    /// notifications, or fail it when the connection fails.
+    private init(path: String, host: String, mode: PushScenarios.Mode, until: Int, received: PushScenarios.Counter, done: EventLoopPromise<[ContinuousClock.Instant]>) {
         self.path = path
         self.host = host
         self.mode = mode
@@ -50,17 +44,18 @@ final class ListeningDevice: ChannelInboundHandler, @unchecked Sendable {
     /// - Returns: the channel (close it to stop listening) and the arrival times of the
     ///   notifications it received, once it has `until` of them.
     static func connect(
-        _ url: String, mode: Mode, until: Int, received: PushScenarios.Counter, group: any EventLoopGroup
+        _ url: String, mode: PushScenarios.Mode, until: Int, received: PushScenarios.Counter, group: any EventLoopGroup
     ) async throws -> (channel: any Channel, arrivals: EventLoopFuture<[ContinuousClock.Instant]>) {
         guard let parsed = URL(string: url), let host = parsed.host, let port = parsed.port else { throw BenchError("not a webcourier URL: \(url)") }
         let loop = group.next()
         let done = loop.makePromise(of: [ContinuousClock.Instant].self)
         let path = parsed.path + (mode == .events ? "/events" : "")
-        let device = ListeningDevice(path: path, host: "\(host):\(port)", mode: mode, until: until, received: received, done: done)
+        let authority = "\(host):\(port)"
         let channel = try await ClientBootstrap(group: loop)
             .channelOption(.socketOption(.so_reuseaddr), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    let device = ListeningDevice(path: path, host: authority, mode: mode, until: until, received: received, done: done)
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
                     try channel.pipeline.syncOperations.addHandler(device)
                 }

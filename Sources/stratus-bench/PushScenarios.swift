@@ -80,7 +80,7 @@ struct PushScenarios {
     func delivery(_ urls: [String], mode: Mode, writes: Int, run: String) async throws -> Delivery {
         let received = Counter()
         // Connections open in a stream (2,000 a second), not all in one burst.
-        let listeners = try await Self.listen(urls, mode: mode == .longPoll ? .longPoll : .events, until: writes, received: received, every: .microseconds(500))
+        let listeners = try await Self.listen(urls, mode: mode, until: writes, received: received, every: .microseconds(500))
         // Every poll held: then the server's memory with them all.
         try await Task.sleep(for: .seconds(2))
         let rss = server.residentMegabytes()
@@ -132,7 +132,7 @@ struct PushScenarios {
 
     /// Connects a listening device to each URL, one every `every`.
     private static func listen(
-        _ urls: [String], mode: ListeningDevice.Mode, until count: Int, received: Counter, every interval: Duration
+        _ urls: [String], mode: Mode, until count: Int, received: Counter, every interval: Duration
     ) async throws -> [(channel: any Channel, arrivals: EventLoopFuture<[ContinuousClock.Instant]>)] {
         let start = ContinuousClock.now
         var listeners: [(channel: any Channel, arrivals: EventLoopFuture<[ContinuousClock.Instant]>)] = []
