@@ -32,6 +32,10 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seed of --buggify's draws: the same seed faults the same requests.") var seed: UInt64 = 1
 
     func validate() throws {
+        // A port out of range would otherwise bind a random one, with nothing said.
+        guard (0...65_535).contains(port) else { throw ValidationError("--port takes 0 to 65535 (0: any free port)") }
+        guard idleTimeout >= 1, bodyTimeout >= 1 else { throw ValidationError("--idle-timeout and --body-timeout take at least 1 second") }
+        guard maxConnections >= 1 else { throw ValidationError("--max-connections takes at least 1") }
         if let buggify, !(0...1).contains(buggify) { throw ValidationError("--buggify takes a rate from 0 to 1") }
     }
 

@@ -1,17 +1,7 @@
 import ArgumentParser
-import Foundation
 
-/// The `stratus` command: a CloudKit-compatible server and its operator tools.
-struct Stratus: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "stratus",
-        abstract: "A CloudKit Web Services compatible backend.",
-        version: "0.1.0",
-        subcommands: [Serve.self, Compact.self, SchemaCommand.self, KeysCommand.self, FaultsCommand.self, AccountCommand.self, FuzzCommand.self]
-    )
-}
-
-/// The process entry point: runs the command on one unstructured task, then exits.
+/// The `stratus` command: a CloudKit-compatible server and its operator tools, and the process's
+/// entry point.
 ///
 /// Tasks run on Swift's default executor, not NIO's event loops (which `stratus` installed as the
 /// global executor until 2026-11-23): NIO runs each job on its loop's serial executor, so every
@@ -21,13 +11,11 @@ struct Stratus: AsyncParsableCommand {
 /// requests held their frames at once. Without it: single creates alike within run-to-run noise,
 /// writes beside 100 of the writer's listening devices 779 → 1,375/s (BENCHMARKS.md, push).
 @main
-enum Main {
-    static func main() {
-        // The executable's one unstructured task: it runs the whole command, then exits.
-        Task {
-            await Stratus.main()
-            exit(0)
-        }
-        dispatchMain()
-    }
+struct Stratus: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stratus",
+        abstract: "A CloudKit Web Services compatible backend.",
+        version: "0.1.0",
+        subcommands: [Serve.self, Compact.self, SchemaCommand.self, KeysCommand.self, FaultsCommand.self, AccountCommand.self, FuzzCommand.self]
+    )
 }
