@@ -40,12 +40,14 @@ final class ListeningDevice: ChannelInboundHandler {
         self.done = done
     }
 
-    /// Connects a listener to `url` on `group`.
-    /// - Returns: the channel (close it to stop listening) and the arrival times of the
-    ///   notifications it received, once it has `until` of them.
+    /// A connected listener: its channel (close it to stop listening) and the arrival times of
+    /// the notifications it received, once it has all it waits for.
+    typealias Connected = (channel: any Channel, arrivals: EventLoopFuture<[ContinuousClock.Instant]>)
+
+    /// Connects a listener to `url` on `group`, to wait for `until` notifications.
     static func connect(
         _ url: String, mode: PushScenarios.Mode, until: Int, received: PushScenarios.Counter, group: any EventLoopGroup
-    ) async throws -> (channel: any Channel, arrivals: EventLoopFuture<[ContinuousClock.Instant]>) {
+    ) async throws -> Connected {
         guard let parsed = URL(string: url), let host = parsed.host, let port = parsed.port else { throw BenchError("not a webcourier URL: \(url)") }
         let loop = group.next()
         let done = loop.makePromise(of: [ContinuousClock.Instant].self)

@@ -133,9 +133,9 @@ struct PushScenarios {
     /// Connects a listening device to each URL, one every `every`.
     private static func listen(
         _ urls: [String], mode: Mode, until count: Int, received: Counter, every interval: Duration
-    ) async throws -> [(channel: any Channel, arrivals: EventLoopFuture<[ContinuousClock.Instant]>)] {
+    ) async throws -> [ListeningDevice.Connected] {
         let start = ContinuousClock.now
-        var listeners: [(channel: any Channel, arrivals: EventLoopFuture<[ContinuousClock.Instant]>)] = []
+        var listeners: [ListeningDevice.Connected] = []
         for (index, url) in urls.enumerated() {
             try await Task.sleep(until: start + interval * index)
             listeners.append(try await ListeningDevice.connect(url, mode: mode, until: count, received: received, group: MultiThreadedEventLoopGroup.singleton))
