@@ -19,6 +19,8 @@ struct WebcourierRoutes {
 
     /// The longest a poll is held: under the server's default idle timeout (30 s).
     static let longestWait = 25
+    /// Where the webcourier's paths start (under the `stratus/v1` group it registers on).
+    static let pathPrefix = "/stratus/v1/push/"
 
     func register(on group: RouterGroup<StratusRequestContext>) {
         group.get("push/:token", use: poll)
@@ -28,7 +30,7 @@ struct WebcourierRoutes {
     /// The webcourier URL of a token, on the host the client reached.
     static func url(for token: String, request: Request) -> String {
         let host = request.head.authority ?? "127.0.0.1"
-        return "http://\(host)/stratus/v1/push/\(token)"
+        return "http://\(host)\(pathPrefix)\(token)"
     }
 
     /// Answers at once when a page is due; else answers 200 and waits in the response body,

@@ -12,10 +12,9 @@ import Hummingbird
 /// of the connection itself.
 struct HeldAnswerResponder<Router: HTTPResponder>: HTTPResponder where Router.Context == StratusRequestContext {
     let router: Router
-    static var heldPrefix: String { "/stratus/v1/push/" }
 
     func respond(to request: Request, context: StratusRequestContext) async throws -> Response {
-        guard request.uri.path.hasPrefix(Self.heldPrefix) else { return try await router.respond(to: request, context: context) }
+        guard request.uri.path.hasPrefix(WebcourierRoutes.pathPrefix) else { return try await router.respond(to: request, context: context) }
         let router = self.router
         return try await OwnTask.run { try await router.respond(to: request, context: context) }
     }
