@@ -9,23 +9,29 @@ public struct FeedPage: Sendable {
     public var notifications: [EncodedNotification]
     public var cursor: String
 
-    /// The long-poll's body, `{"notifications": [...], "cursor": "..."}` (NotificationFeed's JSON).
-    public var json: String {
-        var text = "{\"notifications\":["
-        text.reserveCapacity(notifications.reduce(64) { $0 + $1.json.utf8.count + 1 })
+    /// The body's size in bytes, give or take the cursor: room to reserve before ``writeJSON(_:)``.
+    public var jsonByteCount: Int {
+        notifications.reduce(64) { $0 + $1.json.utf8.count + 1 }
+    }
+
+    /// Hands the long-poll's body, `{"notifications": [...], "cursor": "..."}` (NotificationFeed's
+    /// JSON), to `write` piece by piece, the encoded notifications as they are: the server puts
+    /// it straight into its output buffer.
+    public func writeJSON(_ write: (String) -> Void) {
+        write("{\"notifications\":[")
         for (index, notification) in notifications.enumerated() {
-            if index > 0 { text += "," }
-            text += notification.json
+            if index > 0 { write(",") }
+            write(notification.json)
         }
-        text += "],\"cursor\":\"\(cursor)\"}"
-        return text
+        write("],\"cursor\":\"\(cursor)\"}")
     }
 }
 
-/// A notification with its JSON.
-public struct EncodedNotification: Sendable {
-    public var notification: PushNotification
-    public var json: String
+/// A notification with its JSON. A class: the recent window, every page and every poll woken
+/// together share one, so handing a notification on is a reference, not a copy of its strings.
+public final class EncodedNotification: Sendable {
+    public let notification: PushNotification
+    public let json: String
 
     /// Encodes `notification` as the feed answers it.
     init(_ notification: PushNotification) {

@@ -42,7 +42,7 @@ struct WebcourierRoutes {
         let cursor = request.uri.queryParameters.get("cursor").map { String($0) }
         switch try await tokens.look(token: token, cursor: cursor, wait: .seconds(wait)) {
         case .page(let page):
-            return Self.answer(body: .init(byteBuffer: ByteBuffer(string: page.json)))
+            return Self.answer(body: .init(byteBuffer: ByteBuffer(page)))
         case .wait(let waiter):
             let tokens = self.tokens
             return Self.answer(
@@ -55,7 +55,7 @@ struct WebcourierRoutes {
                     } onGracefulShutdown: {
                         tokens.closeFeeds()
                     }
-                    try await writer.write(ByteBuffer(string: page.json))
+                    try await writer.write(ByteBuffer(page))
                     try await writer.finish(nil)
                 })
         }
@@ -144,5 +144,14 @@ struct WebcourierRoutes {
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-cache"
         return Response(status: .ok, headers: headers, body: body)
+    }
+}
+
+extension ByteBuffer {
+    /// A feed page's JSON, written straight into the buffer: one copy of each notification.
+    init(_ page: FeedPage) {
+        self.init()
+        reserveCapacity(page.jsonByteCount)
+        page.writeJSON { writeString($0) }
     }
 }
