@@ -59,7 +59,7 @@ struct Bench: AsyncParsableCommand {
 
     private func measure(_ target: ServerUnderTest, client: HTTPClient) async throws {
         let workloads = Set(only.split(separator: ",").map(String.init))
-        let scenarios = Scenarios(server: target, runner: LoadRunner(client: client), duration: .seconds(seconds))
+        let scenarios = Scenarios(server: target, runner: LoadRunner(client: client, serverCPU: { target.cpuSeconds() }), duration: .seconds(seconds))
         var report = Report()
         try await scenarios.createZone(Workload.zone)
         var echoRate: Double?

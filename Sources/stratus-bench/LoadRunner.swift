@@ -8,6 +8,9 @@ import NIOHTTP1
 /// and send the next, until the duration is over. Latencies go into an HdrHistogram (µs).
 struct LoadRunner {
     let client: HTTPClient
+    /// The CPU seconds the server under test has used so far, when it can be read (a server
+    /// started here): each run then also says what its requests cost the server.
+    var serverCPU: @Sendable () -> Double? = { nil }
 
     /// What one run measured.
     struct Result {
@@ -15,6 +18,8 @@ struct LoadRunner {
         var failures: Int
         var seconds: Double
         var histogram: Histogram<UInt64>
+        /// The server's CPU time over the measured run, when known.
+        var serverCPUSeconds: Double?
 
         var requestsPerSecond: Double { Double(requests) / seconds }
         var p50Milliseconds: Double { Double(histogram.valueAtPercentile(50)) / 1000 }
@@ -27,7 +32,10 @@ struct LoadRunner {
         makeRequest: @escaping @Sendable (_ worker: Int, _ sequence: Int) -> HTTPClientRequest
     ) async throws -> Result {
         _ = try await loop(concurrency: concurrency, duration: warmup, makeRequest: makeRequest, sequenceBase: 1_000_000_000)
-        return try await loop(concurrency: concurrency, duration: duration, makeRequest: makeRequest, sequenceBase: 0)
+        let cpuBefore = serverCPU()
+        var result = try await loop(concurrency: concurrency, duration: duration, makeRequest: makeRequest, sequenceBase: 0)
+        if let cpuBefore, let cpuAfter = serverCPU() { result.serverCPUSeconds = cpuAfter - cpuBefore }
+        return result
     }
 
     private func loop(

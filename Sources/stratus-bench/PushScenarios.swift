@@ -34,6 +34,11 @@ struct PushScenarios {
         var fromRequest: Histogram<UInt64>
         /// Resident memory of the server with every listener's poll held open.
         var serverRSSMegabytes: Double?
+        /// CPU time per delivery, in microseconds, from the first write until the last listener
+        /// had the last one: the server's (the write and the re-polls included), and this
+        /// process's (its listeners, and the writes' client).
+        var serverCPUMicroseconds: Double?
+        var listenersCPUMicroseconds: Double?
         var missed: Int
 
         var p50Milliseconds: Double { Double(histogram.valueAtPercentile(50)) / 1000 }
@@ -87,6 +92,7 @@ struct PushScenarios {
         var writeTimes: [ContinuousClock.Instant] = []
         var sendTimes: [ContinuousClock.Instant] = []
         let writeURL = server.url("records/modify")
+        let cpuBefore = (server: server.cpuSeconds(), listeners: CPUTime.ofThisProcess())
         for index in 0..<writes {
             let request = HTTPClientRequest.post(writeURL, body: Workload.createBody(["\(run)-push-\(index)"]), headers: [("X-Stratus-Device-ID", "writer")])
             sendTimes.append(ContinuousClock.now)
@@ -99,6 +105,10 @@ struct PushScenarios {
             }
             try await Task.sleep(for: .milliseconds(250))
         }
+        // Below a thousand deliveries the CPU clock's 10 ms ticks say nothing per delivery.
+        let deliveries = urls.count * writes >= 1_000 ? Double(urls.count * writes) : 0
+        let serverCPU = CPUTime.microseconds(from: cpuBefore.server, to: server.cpuSeconds(), per: deliveries)
+        let listenersCPU = CPUTime.microseconds(from: cpuBefore.listeners, to: CPUTime.ofThisProcess(), per: deliveries)
         var arrivals: [[ContinuousClock.Instant]] = []
         for listener in listeners {
             arrivals.append((try? await listener.arrivals.get()) ?? [])
@@ -115,7 +125,10 @@ struct PushScenarios {
                 _ = fromRequest.record(Self.microseconds(arrival - sent))
             }
         }
-        return Delivery(mode: mode, listeners: urls.count, histogram: histogram, fromRequest: fromRequest, serverRSSMegabytes: rss, missed: missed)
+        return Delivery(
+            mode: mode, listeners: urls.count, histogram: histogram, fromRequest: fromRequest, serverRSSMegabytes: rss,
+            serverCPUMicroseconds: serverCPU, listenersCPUMicroseconds: listenersCPU, missed: missed
+        )
     }
 
     private static func microseconds(_ duration: Duration) -> UInt64 {

@@ -9,7 +9,10 @@ struct Report {
 
     mutating func add(_ name: String, _ result: LoadRunner.Result, itemsPerRequest: Int, limit: (name: String, itemsPerSecond: Double)? = nil) {
         let items = result.requestsPerSecond * Double(itemsPerRequest)
-        let ratio = limit.map { " \(format(100 * items / $0.itemsPerSecond, 0)) % of \($0.name)" } ?? ""
+        var ratio = limit.map { " \(format(100 * items / $0.itemsPerSecond, 0)) % of \($0.name)" } ?? ""
+        if let cpu = result.serverCPUSeconds, result.requests > 0 {
+            ratio += (ratio.isEmpty ? " " : "; ") + "server CPU \(format(1e6 * cpu / Double(result.requests), 0)) µs/request"
+        }
         rows.append(
             "| \(name) | \(format(result.requestsPerSecond, 0)) | \(format(items, 0)) | \(format(result.p50Milliseconds, 2)) | "
                 + "\(format(result.p99Milliseconds, 2)) | \(result.failures) |\(ratio) |"
@@ -23,12 +26,14 @@ struct Report {
     /// A push row: delivery latency from a write's 200 at one listener count, the server's RSS meanwhile.
     mutating func add(_ delivery: PushScenarios.Delivery, writes: Int) {
         let rss = delivery.serverRSSMegabytes.map { "; server RSS \(format($0, 0)) MB with every poll held" } ?? ""
+        let serverCPU = delivery.serverCPUMicroseconds.map { "; CPU per delivery: server \(format($0, 0)) µs" } ?? ""
+        let listenersCPU = delivery.listenersCPUMicroseconds.map { ", listeners \(format($0, 0)) µs" } ?? ""
         let fromRequest = "from the write's request: p50 \(format(delivery.fromRequestP50Milliseconds, 2)) ms, "
             + "p99 \(format(delivery.fromRequestP99Milliseconds, 2)) ms"
         rows.append(
             "| push (\(delivery.mode.rawValue)): write → delivery, \(format(Double(delivery.listeners), 0)) listeners × \(writes) writes | – | "
                 + "\(format(Double(delivery.listeners * writes), 0)) deliveries | \(format(delivery.p50Milliseconds, 2)) | "
-                + "\(format(delivery.p99Milliseconds, 2)) | \(delivery.missed) | \(fromRequest)\(rss) |"
+                + "\(format(delivery.p99Milliseconds, 2)) | \(delivery.missed) | \(fromRequest)\(rss)\(serverCPU)\(listenersCPU) |"
         )
     }
 

@@ -80,6 +80,13 @@ final class ServerUnderTest: @unchecked Sendable {
         return kilobytes / 1024
     }
 
+    /// The CPU time (user and system) the started server used so far, in seconds; `nil` for a
+    /// server not started here.
+    func cpuSeconds() -> Double? {
+        guard let process = processes.first else { return nil }
+        return CPUTime.seconds(ofProcess: process.processIdentifier)
+    }
+
     func stop() {
         for process in processes {
             process.terminate()
