@@ -1,6 +1,5 @@
 import Foundation
 import NIOCore
-import NIOFoundationCompat
 import NIOHTTP1
 import NIOPosix
 import Synchronization
@@ -96,11 +95,11 @@ final class ListeningDevice: ChannelInboundHandler {
     /// A long-poll's answer ended: note its notifications, poll again from its cursor.
     private func answered(context: ChannelHandlerContext) {
         let now = ContinuousClock.now
-        guard let page = try? JSONDecoder().decode(FeedCount.self, from: body) else {
+        guard let page = FeedCount(body) else {
             return fail(context: context, BenchError("the webcourier answered no feed page"))
         }
         body.clear()
-        note(page.notifications.count, at: now)
+        note(page.notifications, at: now)
         cursor = page.cursor
         if arrivals.count >= until { return finish(context: context) }
         send(context: context)
@@ -156,14 +155,47 @@ final class ListeningDevice: ChannelInboundHandler {
     }
 }
 
-/// What a listener reads of a long-poll's answer: how many notifications, and the cursor. The
-/// listeners share the server's two cores, so they skip decoding each notification's fields
-/// (the server's tests check those); the JSON is still parsed whole.
-private struct FeedCount: Decodable {
-    struct Skipped: Decodable {
-        init(from decoder: any Decoder) throws {}
+/// What a listener reads of a long-poll's answer: how many notifications (the `"notificationID"`
+/// keys, one per notification) and the cursor (`"cursor":"…"`, after the notifications).
+///
+/// Found by scanning the bytes, not by decoding the JSON: the listeners share the server's two
+/// cores, and decoding every answer whole cost them a tenth of the machine when 100 devices
+/// each received every change (BENCHMARKS.md). A device decodes on its own CPU; the server's
+/// tests check what the answers hold.
+private struct FeedCount {
+    var notifications = 0
+    var cursor = ""
+
+    private static let notificationKey = Array(#""notificationID""#.utf8)
+    private static let cursorKey = Array(#""cursor":""#.utf8)
+
+    /// `nil` when the answer has no cursor: not a feed page.
+    init?(_ answer: ByteBuffer) {
+        let found: String? = answer.withUnsafeReadableBytes { bytes in
+            var index = 0
+            while index < bytes.count {
+                if bytes[index] == UInt8(ascii: "\"") {
+                    if Self.matches(Self.notificationKey, in: bytes, at: index) {
+                        notifications += 1
+                        index += Self.notificationKey.count
+                        continue
+                    }
+                    if Self.matches(Self.cursorKey, in: bytes, at: index) {
+                        let start = index + Self.cursorKey.count
+                        guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+                        return String(decoding: bytes[start..<end], as: UTF8.self)
+                    }
+                }
+                index += 1
+            }
+            return nil
+        }
+        guard let found else { return nil }
+        cursor = found
     }
 
-    var notifications: [Skipped]
-    var cursor: String
+    private static func matches(_ key: [UInt8], in bytes: UnsafeRawBufferPointer, at index: Int) -> Bool {
+        guard index + key.count <= bytes.count else { return false }
+        return key.indices.allSatisfy { bytes[index + $0] == key[$0] }
+    }
 }
