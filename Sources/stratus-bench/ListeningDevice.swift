@@ -21,7 +21,7 @@ final class ListeningDevice: ChannelInboundHandler {
     private let host: String
     private let mode: PushScenarios.Mode
     private let until: Int
-    private let received: PushScenarios.Counter
+    private let tally: PushScenarios.Tally
     private let done: EventLoopPromise<[ContinuousClock.Instant]>
     private var cursor: String?
     private var body = ByteBuffer()
@@ -30,12 +30,12 @@ final class ListeningDevice: ChannelInboundHandler {
 
     /// A listener of `path` on `host` (`host:port`); its arrivals complete `done` after `until`
     /// notifications, or fail it when the connection fails.
-    private init(path: String, host: String, mode: PushScenarios.Mode, until: Int, received: PushScenarios.Counter, done: EventLoopPromise<[ContinuousClock.Instant]>) {
+    private init(path: String, host: String, mode: PushScenarios.Mode, until: Int, tally: PushScenarios.Tally, done: EventLoopPromise<[ContinuousClock.Instant]>) {
         self.path = path
         self.host = host
         self.mode = mode
         self.until = until
-        self.received = received
+        self.tally = tally
         self.done = done
     }
 
@@ -45,7 +45,7 @@ final class ListeningDevice: ChannelInboundHandler {
 
     /// Connects a listener to `url` on `group`, to wait for `until` notifications.
     static func connect(
-        _ url: String, mode: PushScenarios.Mode, until: Int, received: PushScenarios.Counter, group: any EventLoopGroup
+        _ url: String, mode: PushScenarios.Mode, until: Int, tally: PushScenarios.Tally, group: any EventLoopGroup
     ) async throws -> Connected {
         guard let parsed = URL(string: url), let host = parsed.host, let port = parsed.port else { throw BenchError("not a webcourier URL: \(url)") }
         let loop = group.next()
@@ -56,7 +56,7 @@ final class ListeningDevice: ChannelInboundHandler {
             .channelOption(.socketOption(.so_reuseaddr), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let device = ListeningDevice(path: path, host: authority, mode: mode, until: until, received: received, done: done)
+                    let device = ListeningDevice(path: path, host: authority, mode: mode, until: until, tally: tally, done: done)
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
                     try channel.pipeline.syncOperations.addHandler(device)
                 }
@@ -73,13 +73,15 @@ final class ListeningDevice: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
-            if head.status != .ok { fail(context: context, BenchError("webcourier answered \(head.status)")) }
+            guard head.status == .ok else { return fail(context: context, BenchError("webcourier answered \(head.status)")) }
+            tally.held.add(1, ordering: .relaxed)
         case .body(var chunk):
             switch mode {
             case .longPoll: body.writeBuffer(&chunk)
             case .events: countEvents(in: &chunk, context: context)
             }
         case .end:
+            tally.held.subtract(1, ordering: .relaxed)
             if mode == .longPoll { answered(context: context) }
         }
     }
@@ -125,7 +127,7 @@ final class ListeningDevice: ChannelInboundHandler {
     private func note(_ count: Int, at now: ContinuousClock.Instant) {
         guard count > 0 else { return }
         arrivals += repeatElement(now, count: count)
-        received.value.add(count, ordering: .relaxed)
+        tally.received.add(count, ordering: .relaxed)
     }
 
     private func send(context: ChannelHandlerContext) {

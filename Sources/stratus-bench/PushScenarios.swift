@@ -79,13 +79,13 @@ struct PushScenarios {
     }
 
     /// Holds a long-poll (or a stream) open on every URL, makes `writes` writes one after
-    /// another (each once every listener has the previous one, and the server's per-token
-    /// coalescing interval of 200 ms has passed), and measures each delivery from the write's 200
-    /// and from its request.
+    /// another (each once every listener has the previous one, the server's per-token
+    /// coalescing interval of 200 ms has passed, and every listener's poll is held again), and
+    /// measures each delivery from the write's 200 and from its request.
     func delivery(_ urls: [String], mode: Mode, writes: Int, run: String) async throws -> Delivery {
-        let received = Counter()
+        let tally = Tally()
         // Connections open in a stream (2,000 a second), not all in one burst.
-        let listeners = try await Self.listen(urls, mode: mode, until: writes, received: received, every: .microseconds(500))
+        let listeners = try await Self.listen(urls, mode: mode, until: writes, tally: tally, every: .microseconds(500))
         // Every poll held: then the server's memory with them all.
         try await Task.sleep(for: .seconds(2))
         let rss = server.residentMegabytes()
@@ -99,11 +99,11 @@ struct PushScenarios {
             let response = try await client.execute(request, timeout: .seconds(30))
             _ = try await response.body.collect(upTo: 1 << 20)
             writeTimes.append(ContinuousClock.now)
-            let deadline = ContinuousClock.now + .seconds(30)
-            while received.value.load(ordering: .relaxed) < urls.count * (index + 1), ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(2))
-            }
+            try await Self.waitUntil { tally.received.load(ordering: .relaxed) >= urls.count * (index + 1) }
+            // Past the server's coalescing interval, and every listener's poll held again (its
+            // answer's head came back): the next write finds the devices idle, as the goal has them.
             try await Task.sleep(for: .milliseconds(250))
+            try await Self.waitUntil { tally.held.load(ordering: .relaxed) >= urls.count }
         }
         // Below a thousand deliveries the CPU clock's 10 ms ticks say nothing per delivery.
         let deliveries = urls.count * writes >= 1_000 ? Double(urls.count * writes) : 0
@@ -135,9 +135,17 @@ struct PushScenarios {
         UInt64(max(1, duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000))
     }
 
+    /// Returns once `condition` holds, or after 30 s.
+    private static func waitUntil(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !condition(), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
     /// Single-record creates from the writer device while `urls` listen and re-poll throughout.
     func writesWhileListening(_ urls: [String], scenarios: Scenarios, concurrency: Int, run: String) async throws -> LoadRunner.Result {
-        let listeners = try await Self.listen(urls, mode: .longPoll, until: .max, received: Counter(), every: .zero)
+        let listeners = try await Self.listen(urls, mode: .longPoll, until: .max, tally: Tally(), every: .zero)
         defer { for listener in listeners { listener.channel.close(promise: nil) } }
         try await Task.sleep(for: .seconds(1))
         return try await scenarios.singleCreates(concurrency: concurrency, run: run)
@@ -145,19 +153,23 @@ struct PushScenarios {
 
     /// Connects a listening device to each URL, one every `every`.
     private static func listen(
-        _ urls: [String], mode: Mode, until count: Int, received: Counter, every interval: Duration
+        _ urls: [String], mode: Mode, until count: Int, tally: Tally, every interval: Duration
     ) async throws -> [ListeningDevice.Connected] {
         let start = ContinuousClock.now
         var listeners: [ListeningDevice.Connected] = []
         for (index, url) in urls.enumerated() {
             try await Task.sleep(until: start + interval * index)
-            listeners.append(try await ListeningDevice.connect(url, mode: mode, until: count, received: received, group: MultiThreadedEventLoopGroup.singleton))
+            listeners.append(try await ListeningDevice.connect(url, mode: mode, until: count, tally: tally, group: MultiThreadedEventLoopGroup.singleton))
         }
         return listeners
     }
 
-    /// Notifications received by all listeners so far.
-    final class Counter: Sendable {
-        let value = Atomic<Int>(0)
+    /// What the listeners have seen so far, all together.
+    final class Tally: Sendable {
+        /// Notifications received.
+        let received = Atomic<Int>(0)
+        /// Listeners the server holds now: their answer's head came, its end has not (a
+        /// held poll's head leaves when its wait starts; a stream's, once).
+        let held = Atomic<Int>(0)
     }
 }
