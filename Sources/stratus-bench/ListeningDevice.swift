@@ -25,6 +25,8 @@ final class ListeningDevice: ChannelInboundHandler {
     private let done: EventLoopPromise<[ContinuousClock.Instant]>
     private var cursor: String?
     private var body = ByteBuffer()
+    /// The current answer's head came and its end has not: the server holds this listener.
+    private var held = false
     private var arrivals: [ContinuousClock.Instant] = []
     private var finished = false
 
@@ -74,6 +76,7 @@ final class ListeningDevice: ChannelInboundHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             guard head.status == .ok else { return fail(context: context, BenchError("webcourier answered \(head.status)")) }
+            held = true
             tally.held.add(1, ordering: .relaxed)
         case .body(var chunk):
             switch mode {
@@ -81,7 +84,8 @@ final class ListeningDevice: ChannelInboundHandler {
             case .events: countEvents(in: &chunk, context: context)
             }
         case .end:
-            tally.held.subtract(1, ordering: .relaxed)
+            if held { tally.held.subtract(1, ordering: .relaxed) }
+            held = false
             if mode == .longPoll { answered(context: context) }
         }
     }
