@@ -64,6 +64,10 @@ enum PostgresMigrations {
             """,
         ]),
         ("p2-records-shares-push-assets", recordsSharesPushAssets),
+        ("p3-api-token-settings", [
+            "ALTER TABLE api_tokens ADD COLUMN IF NOT EXISTS allowed_origins TEXT NOT NULL DEFAULT ''",
+            "ALTER TABLE api_tokens ADD COLUMN IF NOT EXISTS sign_in_callback_url TEXT",
+        ]),
     ]
 
     /// Applies the migrations this database lacks; answers their names.

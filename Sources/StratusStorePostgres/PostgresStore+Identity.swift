@@ -31,9 +31,29 @@ extension PostgresStore: IdentityStore {
     }
 
     public func apiToken(hash: String) async throws(StoreError) -> StoredAPIToken? {
-        let row = try await first(query("SELECT container, environment FROM api_tokens WHERE token_hash = \(hash)")) { try $0.decode((String, String).self) }
-        return row.flatMap { container, environment in
-            ContainerEnvironment(rawValue: environment).map { StoredAPIToken(container: container, environment: $0) }
+        try await apiToken(query("""
+            SELECT container, environment, allowed_origins, sign_in_callback_url FROM api_tokens WHERE token_hash = \(hash)
+            """))
+    }
+
+    public func setAPITokenSettings(_ settings: APITokenSettings, hash: String) async throws(StoreError) -> StoredAPIToken? {
+        try await apiToken(query("""
+            UPDATE api_tokens SET allowed_origins = \(APITokenSettings.joined(settings.allowedOrigins)),
+                sign_in_callback_url = \(settings.signInCallbackURL)
+            WHERE token_hash = \(hash)
+            RETURNING container, environment, allowed_origins, sign_in_callback_url
+            """))
+    }
+
+    private func apiToken(_ rows: PostgresRowSequence) async throws(StoreError) -> StoredAPIToken? {
+        let row = try await first(rows) { try $0.decode((String, String, String, String?).self) }
+        return row.flatMap { container, environment, origins, callback in
+            ContainerEnvironment(rawValue: environment).map {
+                StoredAPIToken(
+                    container: container, environment: $0,
+                    settings: APITokenSettings(allowedOrigins: APITokenSettings.split(origins), signInCallbackURL: callback)
+                )
+            }
         }
     }
 

@@ -37,14 +37,18 @@ public struct RequestScope: Sendable, Hashable {
     public var itemFault: ItemFault?
     /// `scheme://host[:port]` the client reached: upload and download URLs point there.
     public var origin: String
+    /// The API token the request came with (the sign-in page a 421 names applies its settings).
+    public var apiToken: String?
 
     public init(
-        database: DatabaseRef, caller: Caller, deviceID: String? = nil, itemFault: ItemFault? = nil, origin: String = "http://127.0.0.1"
+        database: DatabaseRef, caller: Caller, deviceID: String? = nil, itemFault: ItemFault? = nil, origin: String = "http://127.0.0.1",
+        apiToken: String? = nil
     ) {
         self.database = database
         self.caller = caller
         self.deviceID = deviceID
         self.itemFault = itemFault
         self.origin = origin
+        self.apiToken = apiToken
     }
 }

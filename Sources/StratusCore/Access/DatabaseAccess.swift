@@ -35,7 +35,7 @@ struct DatabaseAccess: Sendable {
         }
     }
 
-    func authenticationRequired(_ scope: RequestScope) -> CoreError { configuration.authenticationRequired(scope.database.container) }
+    func authenticationRequired(_ scope: RequestScope) -> CoreError { configuration.authenticationRequired(scope) }
 
     /// The zone a zone ID names within `database`, or `nil` when the ID names another owner.
     func zoneKey(_ zoneID: ZoneID?, in database: DatabaseKey) -> ZoneKey? {

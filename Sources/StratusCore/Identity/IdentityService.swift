@@ -12,11 +12,14 @@ public struct IdentityService: Sendable {
 
     // MARK: - Authentication
 
-    /// Resolves the CKWS credentials of a request to `database`.
+    /// Resolves the CKWS credentials of a request to `database`; `origin` is a browser's `Origin`.
     /// - Throws: `AUTHENTICATION_FAILED` (401) for a missing or unknown API token, one of another
-    ///   container or environment, or an unknown web auth token; `AUTHENTICATION_REQUIRED` (421,
-    ///   with `redirectURL`) for a private or shared database without a web auth token, or an expired one.
-    public func authenticate(apiToken: String?, webAuthToken: String?, for database: DatabaseRef) async throws(CoreError) -> Caller {
+    ///   container or environment, a browser origin the token does not allow, or an unknown web
+    ///   auth token; `AUTHENTICATION_REQUIRED` (421, with `redirectURL`) for a private or shared
+    ///   database without a web auth token, or an expired one.
+    public func authenticate(
+        apiToken: String?, webAuthToken: String?, origin: String? = nil, for database: DatabaseRef
+    ) async throws(CoreError) -> Caller {
         guard let apiToken, !apiToken.isEmpty else {
             throw CoreError(.authenticationFailed, "missing ckAPIToken")
         }
@@ -28,10 +31,15 @@ public struct IdentityService: Sendable {
             guard known else { throw CoreError(.authenticationFailed, "no container '\(database.container)' on this server") }
             throw CoreError(.authenticationFailed, "invalid ckAPIToken for \(database.container) (\(database.environment.rawValue))")
         }
+        if let origin, !granted.settings.allowedOrigins.isEmpty,
+            !SignInTargets(settings: granted.settings, allowsLoopback: false).allowsOrigin(origin)
+        {
+            throw CoreError(.authenticationFailed, "this ckAPIToken does not allow requests from \(origin)")
+        }
         guard let webAuthToken, !webAuthToken.isEmpty else {
             // Private and shared databases always need a user: answer before reading the body.
             guard database.scope == .public else {
-                throw configuration.authenticationRequired(database.container)
+                throw configuration.authenticationRequired(database.container, apiToken: apiToken)
             }
             return .anonymous
         }
@@ -39,10 +47,10 @@ public struct IdentityService: Sendable {
             throw CoreError(.authenticationFailed, "invalid ckWebAuthToken")
         }
         if session.revoked {
-            throw configuration.authenticationRequired(database.container, "web auth token revoked: sign in again")
+            throw configuration.authenticationRequired(database.container, apiToken: apiToken, "web auth token revoked: sign in again")
         }
         if let expiresAt = session.expiresAt, expiresAt < configuration.now() {
-            throw configuration.authenticationRequired(database.container, "web auth token expired: sign in again")
+            throw configuration.authenticationRequired(database.container, apiToken: apiToken, "web auth token expired: sign in again")
         }
         return .user(userRecordName: session.userRecordName)
     }
@@ -56,7 +64,7 @@ public struct IdentityService: Sendable {
         }
     }
 
-    private func resolveAPIToken(_ token: String) async throws(CoreError) -> StoredAPIToken? {
+    func resolveAPIToken(_ token: String) async throws(CoreError) -> StoredAPIToken? {
         let hash = Secrets.hash(token)
         if let cached = cache.apiTokens.withLock({ $0[hash] }) { return cached }
         do {
@@ -91,17 +99,46 @@ public struct IdentityService: Sendable {
     }
 
     /// Mints an API token for a container environment; the token is returned once, stored hashed.
-    public func createAPIToken(container: String, environment: ContainerEnvironment) async throws(CoreError) -> String {
+    /// - Throws: `NOT_FOUND` for an unknown container; `BAD_REQUEST` for settings that are not
+    ///   http(s) origins and URLs (checked before anything is stored).
+    public func createAPIToken(
+        container: String, environment: ContainerEnvironment, settings: APITokenSettings = APITokenSettings()
+    ) async throws(CoreError) -> String {
+        let settings = try SignInTargets.validated(settings)
         let token = Secrets.hexToken()
         let exists: Bool
         do { exists = try await store.containerExists(container) } catch { throw CoreError(error) }
         guard exists else { throw CoreError(.notFound, "no container '\(container)'") }
         do {
-            try await store.addAPIToken(hash: Secrets.hash(token), container: container, environment: environment)
+            let hash = Secrets.hash(token)
+            try await store.addAPIToken(hash: hash, container: container, environment: environment)
+            if settings != APITokenSettings() { _ = try await store.setAPITokenSettings(settings, hash: hash) }
         } catch {
             throw CoreError(error)
         }
         return token
+    }
+
+    /// Changes where an API token's web auth tokens may go (``UpdateAPITokenRequest``); every
+    /// instance forgets its cached copy.
+    /// - Throws: `NOT_FOUND` for a token this server never issued; `BAD_REQUEST` for bad settings.
+    public func updateAPIToken(_ request: UpdateAPITokenRequest) async throws(CoreError) -> APITokenInfo {
+        let hash = Secrets.hash(request.apiToken)
+        let current: StoredAPIToken?
+        do { current = try await store.apiToken(hash: hash) } catch { throw CoreError(error) }
+        guard let current else { throw CoreError(.notFound, "no such API token") }
+        let settings = try SignInTargets.validated(
+            APITokenSettings(
+                allowedOrigins: request.allowedOrigins ?? current.settings.allowedOrigins,
+                signInCallbackURL: request.signInCallbackURL ?? current.settings.signInCallbackURL
+            )
+        )
+        let updated: StoredAPIToken?
+        do { updated = try await store.setAPITokenSettings(settings, hash: hash) } catch { throw CoreError(error) }
+        guard let updated else { throw CoreError(.notFound, "no such API token") }
+        cache.apiTokens.withLock { $0[hash] = updated }
+        cache.relay.announce(.credentials)
+        return APITokenInfo(container: updated.container, environment: updated.environment, settings: updated.settings)
     }
 
     /// Creates an account with a new user record name; others discover it only once it opts in.

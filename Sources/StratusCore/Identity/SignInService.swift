@@ -21,9 +21,23 @@ public struct SignInService: Sendable {
         do { return try await store.allAccounts(limit: 100).map(AccountInfo.init) } catch { throw CoreError(error) }
     }
 
+    /// Where a token signed in with `apiToken` (the `ckAPIToken` of the page's URL, if any) may go.
+    /// - Throws: `NOT_FOUND` for a container this server does not have; `AUTHENTICATION_FAILED`
+    ///   for an API token that is unknown or belongs to another container.
+    public func targets(apiToken: String?, container: String) async throws(CoreError) -> SignInTargets {
+        try await requireContainer(container)
+        guard let apiToken, !apiToken.isEmpty else { return SignInTargets(settings: nil, allowsLoopback: listsAccounts) }
+        guard let granted = try await identity.resolveAPIToken(apiToken), granted.container == container else {
+            throw CoreError(.authenticationFailed, "invalid ckAPIToken for \(container)")
+        }
+        return SignInTargets(settings: granted.settings, allowsLoopback: listsAccounts)
+    }
+
     /// Signs an account in to `container`: by email and password, or in development by email alone.
-    /// - Throws: `AUTHENTICATION_FAILED` for an unknown email or a wrong password (the same answer for both).
+    /// - Throws: `NOT_FOUND` for a container this server does not have; `AUTHENTICATION_FAILED`
+    ///   for an unknown email or a wrong password (the same answer for both).
     public func signIn(email: String, password: String?, container: String) async throws(CoreError) -> CreateWebAuthTokenResponse {
+        try await requireContainer(container)
         let refused = CoreError(.authenticationFailed, "unknown email or wrong password")
         let account: StoredAccount?
         do { account = try await store.account(email: email) } catch { throw CoreError(error) }
@@ -37,6 +51,12 @@ public struct SignInService: Sendable {
             userRecordName: account.userRecordName, container: container, expiresAt: configuration.now() + Self.tokenLifetime
         )
         return CreateWebAuthTokenResponse(webAuthToken: token, userRecordName: account.userRecordName)
+    }
+
+    private func requireContainer(_ container: String) async throws(CoreError) {
+        let exists: Bool
+        do { exists = try await store.containerExists(container) } catch { throw CoreError(error) }
+        guard exists else { throw CoreError(.notFound, "no container '\(container)' on this server") }
     }
 
     /// - Throws: `BAD_REQUEST` for a password too short to set (checked before anything changes).

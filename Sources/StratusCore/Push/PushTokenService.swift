@@ -44,7 +44,7 @@ public struct PushTokenService: Sendable {
     /// Binds a token to the signed-in caller (and the request's device).
     /// - Throws: `NOT_FOUND` for a token never created here, `BAD_REQUEST` without one.
     public func register(_ request: PushTokenRequest, scope: RequestScope) async throws(CoreError) {
-        guard let user = scope.caller.userRecordName else { throw configuration.authenticationRequired(scope.database.container) }
+        guard let user = scope.caller.userRecordName else { throw configuration.authenticationRequired(scope) }
         _ = try apnsEnvironment(request)
         guard let token = request.apnsToken, !token.isEmpty else { throw CoreError.badRequest("apnsToken is required") }
         let stored = try await attempt { () async throws(StoreError) in try await store.pushToken(token) }

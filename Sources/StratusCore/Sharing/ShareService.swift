@@ -88,7 +88,7 @@ public struct ShareService: Sendable {
     }
 
     private func signedIn(_ scope: RequestScope, count: Int) async throws(CoreError) -> (user: String, email: String?) {
-        guard let user = scope.caller.userRecordName else { throw configuration.authenticationRequired(scope.database.container) }
+        guard let user = scope.caller.userRecordName else { throw configuration.authenticationRequired(scope) }
         try configuration.checkCount(count, of: "shortGUIDs")
         do {
             return (user, try await store.account(userRecordName: user)?.email)

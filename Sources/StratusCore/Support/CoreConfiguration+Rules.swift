@@ -4,13 +4,19 @@ import StratusModel
 /// one request may carry, how large a page is.
 extension CoreConfiguration {
     /// `AUTHENTICATION_REQUIRED` (HTTP 421) with the sign-in page for `container` as `redirectURL`.
-    func authenticationRequired(_ container: String, _ reason: String = "request needs authorization") -> CoreError {
-        CoreError(.authenticationRequired, reason, redirectURL: signInURL(for: container))
+    func authenticationRequired(_ container: String, apiToken: String?, _ reason: String = "request needs authorization") -> CoreError {
+        CoreError(.authenticationRequired, reason, redirectURL: signInURL(for: container, apiToken: apiToken))
     }
 
-    /// The sign-in page for a container (container identifiers need no escaping in a query).
-    func signInURL(for container: String) -> String {
-        "\(signInURL)?container=\(container)"
+    /// `AUTHENTICATION_REQUIRED` for a request that needs a user and has none.
+    func authenticationRequired(_ scope: RequestScope) -> CoreError {
+        authenticationRequired(scope.database.container, apiToken: scope.apiToken)
+    }
+
+    /// The sign-in page for a container and the API token whose settings say where the token may
+    /// go (container identifiers and API tokens need no escaping in a query).
+    func signInURL(for container: String, apiToken: String?) -> String {
+        "\(signInURL)?container=\(container)" + (apiToken.map { "&ckAPIToken=\($0)" } ?? "")
     }
 
     /// - Throws: `BAD_REQUEST` with `ckErrorCode` 27 (limit exceeded: split the request) when

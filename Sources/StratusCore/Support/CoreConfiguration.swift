@@ -14,7 +14,8 @@ public struct CoreConfiguration: Sendable {
     public var buggify: BuggifySetting?
     /// How far a server-to-server request's date may be from the server's clock, in seconds.
     public var signatureWindowSeconds = 300
-    /// Whether the sign-in page lists every account to pick without a password (`--dev`).
+    /// Whether the sign-in page is a development one (`--dev`): it lists every account to pick
+    /// without a password and hands tokens to loopback pages no API token registered.
     public var signInListsAccounts = false
     /// How long an upload URL may be used (CloudKit's ~15 minutes).
     public var assetUploadURLSeconds: Int64 = 15 * 60

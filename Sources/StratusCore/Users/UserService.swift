@@ -80,7 +80,7 @@ public struct UserService: Sendable {
 
     private func signedIn(_ scope: RequestScope) async throws(CoreError) -> AccountInfo {
         guard let name = scope.caller.userRecordName else {
-            throw configuration.authenticationRequired(scope.database.container)
+            throw configuration.authenticationRequired(scope)
         }
         guard let account = try await find(email: nil, userRecordName: name) else {
             throw CoreError(.authenticationFailed, "the signed-in account no longer exists")

@@ -16,13 +16,18 @@ public struct AccountsResponse: Sendable, Hashable, Codable {
     public init(accounts: [AccountInfo]) { self.accounts = accounts }
 }
 
-/// `POST /stratus/v1/admin/api-tokens`: mint an API token for a container environment.
+/// `POST /stratus/v1/admin/api-tokens`: mint an API token for a container environment, with the
+/// origins and sign-in callback URL it allows (``APITokenSettings``; none by default).
 public struct CreateAPITokenRequest: Sendable, Hashable, Codable {
     public var container: String
     public var environment: ContainerEnvironment
-    public init(container: String, environment: ContainerEnvironment) {
+    public var allowedOrigins: [String]?
+    public var signInCallbackURL: String?
+    public init(container: String, environment: ContainerEnvironment, allowedOrigins: [String]? = nil, signInCallbackURL: String? = nil) {
         self.container = container
         self.environment = environment
+        self.allowedOrigins = allowedOrigins
+        self.signInCallbackURL = signInCallbackURL
     }
 }
 

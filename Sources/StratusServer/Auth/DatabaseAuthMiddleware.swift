@@ -24,6 +24,7 @@ struct DatabaseAuthMiddleware: RouterMiddleware {
         let database = try Self.databaseRef(from: context.parameters)
         var request = request
         let caller: Caller
+        var apiToken: String?
         if let keyID = request.headers[.cloudKitKeyID] {
             // The body is already read whole (BodyDeadlineMiddleware): collecting it is free.
             let body: ByteBuffer
@@ -34,16 +35,15 @@ struct DatabaseAuthMiddleware: RouterMiddleware {
             )
         } else {
             let query = request.uri.queryParameters
+            apiToken = query["ckAPIToken"].map(String.init)
             caller = try await identity.authenticate(
-                apiToken: query["ckAPIToken"].map(String.init),
-                webAuthToken: query["ckWebAuthToken"].map(String.init),
-                for: database
+                apiToken: apiToken, webAuthToken: query["ckWebAuthToken"].map(String.init), origin: request.headers[.origin], for: database
             )
         }
         var context = context
         context.scope = RequestScope(
             database: database, caller: caller, deviceID: request.headers[.deviceID],
-            origin: "http://\(request.head.authority ?? "127.0.0.1")"
+            origin: "http://\(request.head.authority ?? "127.0.0.1")", apiToken: apiToken
         )
         // One metadata key, not four: each set re-renders the handler's metadata.
         context.logger[metadataKey: "ck"] = .string(

@@ -5,7 +5,7 @@ import NIOCore
 
 /// The few HTML pages Stratus serves itself — the sign-in page behind `redirectURL` and the page
 /// a share URL opens — rendered with Mustache (values HTML-escaped), no script but the one that
-/// hands a web auth token to the page that opened sign-in.
+/// posts a web auth token to the page that opened sign-in, at that page's registered origin only.
 struct Pages: Sendable {
     private let library: MustacheLibrary
 
@@ -38,10 +38,12 @@ struct Pages: Sendable {
             {{#listsAccounts}}<p>Development server: choose an account.</p>
             <ul>{{#accounts}}<li><form method="post" action="/stratus/v1/auth/signin">
             <input type="hidden" name="container" value="{{container}}"><input type="hidden" name="email" value="{{email}}">
-            <input type="hidden" name="callback" value="{{callback}}">
+            <input type="hidden" name="callback" value="{{callback}}"><input type="hidden" name="origin" value="{{origin}}">
+            <input type="hidden" name="ckAPIToken" value="{{apiToken}}">
             <button type="submit">{{name}} ({{email}})</button></form></li>{{/accounts}}</ul>{{/listsAccounts}}
             {{^listsAccounts}}<form method="post" action="/stratus/v1/auth/signin">
-            <input type="hidden" name="callback" value="{{callback}}">
+            <input type="hidden" name="callback" value="{{callback}}"><input type="hidden" name="origin" value="{{origin}}">
+            <input type="hidden" name="ckAPIToken" value="{{apiToken}}">
             <label for="container">Container</label><input id="container" name="container" value="{{container}}" required>
             <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required>
             <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
@@ -50,9 +52,9 @@ struct Pages: Sendable {
         ("signedIn", head + """
             <main><h1>Signed in</h1><p>{{email}} is signed in to {{container}}.</p>
             <p>Web auth token (pass it as <code>ckWebAuthToken</code>):</p>
-            <p><code id="token" data-token="{{token}}">{{token}}</code></p>
-            <script>const token = document.getElementById("token").dataset.token;
-            if (window.opener) { window.opener.postMessage({ ckWebAuthToken: token }, "*"); }</script></main></body></html>
+            <p><code id="token" data-token="{{token}}" data-origin="{{origin}}">{{token}}</code></p>
+            <script>const shown = document.getElementById("token"), origin = shown.dataset.origin;
+            if (window.opener && origin) { window.opener.postMessage({ ckWebAuthToken: shown.dataset.token }, origin); }</script></main></body></html>
             """),
         ("share", head + """
             <main><h1>{{#title}}{{title}}{{/title}}{{^title}}A shared item{{/title}}</h1>

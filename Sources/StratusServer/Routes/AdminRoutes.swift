@@ -16,6 +16,7 @@ struct AdminRoutes {
         group.get("accounts", use: listAccounts)
         group.get("activity", use: activity)
         group.post("api-tokens", use: createAPIToken)
+        group.post("api-tokens/update", use: updateAPIToken)
         group.post("accounts", use: createAccount)
         group.post("accounts/update", use: updateAccount)
         group.post("web-auth-tokens", use: createWebAuthToken)
@@ -68,8 +69,14 @@ struct AdminRoutes {
 
     @Sendable private func createAPIToken(_ request: Request, context: StratusRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(CreateAPITokenRequest.self, from: request, limit: limit)
-        let token = try await services.identity.createAPIToken(container: body.container, environment: body.environment)
+        let settings = APITokenSettings(allowedOrigins: body.allowedOrigins ?? [], signInCallbackURL: body.signInCallbackURL)
+        let token = try await services.identity.createAPIToken(container: body.container, environment: body.environment, settings: settings)
         return try JSONBody.response(CreateAPITokenResponse(apiToken: token))
+    }
+
+    @Sendable private func updateAPIToken(_ request: Request, context: StratusRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(UpdateAPITokenRequest.self, from: request, limit: limit)
+        return try JSONBody.response(try await services.identity.updateAPIToken(body))
     }
 
     @Sendable private func createAccount(_ request: Request, context: StratusRequestContext) async throws -> Response {

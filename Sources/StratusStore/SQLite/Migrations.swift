@@ -305,6 +305,14 @@ enum Migrations {
                     """
             )
         }
+        migrator.registerMigration("v10-api-token-settings") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE api_tokens ADD COLUMN allowed_origins TEXT NOT NULL DEFAULT '';
+                    ALTER TABLE api_tokens ADD COLUMN sign_in_callback_url TEXT;
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -33,16 +33,31 @@ extension SQLiteStore {
     }
 
     public func apiToken(hash: String) async throws(StoreError) -> StoredAPIToken? {
-        try await read { db in
-            guard
-                let row = try Row.fetchOne(
-                    db.cachedStatement(sql: "SELECT container, environment FROM api_tokens WHERE token_hash = ?"),
-                    arguments: [hash]
-                ),
-                let environment = ContainerEnvironment(rawValue: row[1])
-            else { return nil }
-            return StoredAPIToken(container: row[0], environment: environment)
+        try await read { db in try Self.apiToken(hash: hash, in: db) }
+    }
+
+    public func setAPITokenSettings(_ settings: APITokenSettings, hash: String) async throws(StoreError) -> StoredAPIToken? {
+        try await write { db in
+            try db.execute(
+                sql: "UPDATE api_tokens SET allowed_origins = ?, sign_in_callback_url = ? WHERE token_hash = ?",
+                arguments: [APITokenSettings.joined(settings.allowedOrigins), settings.signInCallbackURL, hash]
+            )
+            return try Self.apiToken(hash: hash, in: db)
         }
+    }
+
+    private static func apiToken(hash: String, in db: Database) throws -> StoredAPIToken? {
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT container, environment, allowed_origins, sign_in_callback_url FROM api_tokens WHERE token_hash = ?"
+                ),
+                arguments: [hash]
+            ),
+            let environment = ContainerEnvironment(rawValue: row[1])
+        else { return nil }
+        let settings = APITokenSettings(allowedOrigins: APITokenSettings.split(row[2]), signInCallbackURL: row[3])
+        return StoredAPIToken(container: row[0], environment: environment, settings: settings)
     }
 
     public func createAccount(_ account: StoredAccount) async throws(StoreError) {

@@ -18,14 +18,16 @@ public struct StoredAccount: Sendable, Hashable {
     }
 }
 
-/// What an API token grants: one container environment.
+/// What an API token grants: one container environment, and where its web auth tokens may go.
 public struct StoredAPIToken: Sendable, Hashable {
     public var container: String
     public var environment: ContainerEnvironment
+    public var settings: APITokenSettings
 
-    public init(container: String, environment: ContainerEnvironment) {
+    public init(container: String, environment: ContainerEnvironment, settings: APITokenSettings = APITokenSettings()) {
         self.container = container
         self.environment = environment
+        self.settings = settings
     }
 }
 
@@ -59,4 +61,12 @@ public struct StoredServerKey: Sendable, Hashable {
         self.environment = environment
         self.publicKeyPEM = publicKeyPEM
     }
+}
+
+extension APITokenSettings {
+    /// Allowed origins as one column: space-separated (an origin holds no space).
+    public static func joined(_ origins: [String]) -> String { origins.joined(separator: " ") }
+
+    /// The origins of a column ``joined(_:)`` wrote.
+    public static func split(_ column: String) -> [String] { column.split(separator: " ").map(String.init) }
 }

@@ -77,6 +77,8 @@ public protocol IdentityStore: Sendable {
     func containers(limit: Int) async throws(StoreError) -> [String]
     func addAPIToken(hash: String, container: String, environment: ContainerEnvironment) async throws(StoreError)
     func apiToken(hash: String) async throws(StoreError) -> StoredAPIToken?
+    /// Replaces an API token's settings; answers the token as it now is, `nil` when there is none.
+    func setAPITokenSettings(_ settings: APITokenSettings, hash: String) async throws(StoreError) -> StoredAPIToken?
     /// - Throws: ``StoreError/Kind/duplicate`` when the email is taken.
     func createAccount(_ account: StoredAccount) async throws(StoreError)
     func account(userRecordName: String) async throws(StoreError) -> StoredAccount?
