@@ -50,10 +50,14 @@ extension PostgresBatchApplier {
             guard let found = try await row(rootName), !found.deleted else {
                 return .failed(.invalid("the share's root record '\(rootName)' does not exist in the zone"))
             }
-            if let other = found.shareName, other != write.name {
-                return .failed(.invalid("record '\(rootName)' is already shared by '\(other)'"))
-            }
             root = found
+        }
+        let other = try await rows.share(ofOtherKindThan: share.rootName, zoneID: zoneID)
+        if let failure = ShareRules.checkOneShare(
+            creating: write.name, rootName: share.rootName, rootShare: root?.shareName,
+            other: other.map { (name: $0.recordName, rootName: $0.rootName) }, zone: batch.zone.name
+        ) {
+            return .failed(failure)
         }
         let owner = StoredParticipant(
             id: UUID().uuidString, userRecordName: batch.zone.database.owner, email: nil,

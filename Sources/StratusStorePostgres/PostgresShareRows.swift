@@ -28,6 +28,17 @@ struct PostgresShareRows {
         )
     }
 
+    /// A share of the zone of the other kind than a new share rooted at `rootName`, for
+    /// ``ShareRules/checkOneShare(creating:rootName:rootShare:other:zone:)``: any record-hierarchy
+    /// share when the new one is zone-wide (`rootName` is `nil`), else the zone-wide share.
+    func share(ofOtherKindThan rootName: String?, zoneID: Int64) async throws -> ShareRow? {
+        let otherKind = rootName == nil ? "root_name IS NOT NULL" : "root_name IS NULL"
+        return try await tx.first("""
+            SELECT \(unescaped: Self.shareColumns) FROM shares
+            WHERE zone_id = \(zoneID) AND \(unescaped: otherKind) ORDER BY record_name LIMIT 1
+            """, Self.shareRow(from:))
+    }
+
     func participants(of share: String, zoneID: Int64) async throws -> [StoredParticipant] {
         try await tx.all("""
             SELECT participant_id, user_record_name, email, role, permission, status FROM share_participants

@@ -50,6 +50,12 @@ enum RecordErrors {
                 )
             case .assetRefused(let reason):
                 error = RecordError(recordName: name, serverErrorCode: .badRequest, reason: reason, uuid: ErrorUUID.make())
+            case .alreadyShared(let reason):
+                // CloudKit Web Services documents no code for CKError.alreadyShared: BAD_REQUEST, with the native code.
+                error = RecordError(
+                    recordName: name, serverErrorCode: .badRequest, reason: reason, uuid: ErrorUUID.make(),
+                    ckErrorCode: CKErrorCodeNumber.alreadyShared
+                )
             case .missingReference(let target):
                 error = RecordError(
                     recordName: name, serverErrorCode: .validatingReferenceError,

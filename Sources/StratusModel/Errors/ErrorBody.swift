@@ -35,7 +35,7 @@ public struct RecordError: Sendable, Hashable, Codable, Error {
     public var uuid: String?
     public var redirectURL: String?
     public var serverRecord: Record?
-    /// The native CKError code where the web code is ambiguous (27: limit exceeded).
+    /// The native CKError code where the web code is ambiguous (27: limit exceeded, 30: already shared).
     public var ckErrorCode: Int?
 
     public init(

@@ -71,4 +71,7 @@ public enum CKErrorCodeNumber {
     public static let changeTokenExpired = 21
     /// `CKError.Code.limitExceeded`: the request (or record) is too large; split it and retry.
     public static let limitExceeded = 27
+    /// `CKError.Code.alreadyShared`: the save would put a record, or a zone and its records, in a
+    /// second share (a per-item `BAD_REQUEST`: CloudKit Web Services documents no code for it).
+    public static let alreadyShared = 30
 }

@@ -48,10 +48,14 @@ extension BatchApplier {
             guard let found = try SQLiteStore.fetchRecord(rootName, zoneID: zoneID, in: db, decoder: decoder), !found.deleted else {
                 return .failed(.invalid("the share's root record '\(rootName)' does not exist in the zone"))
             }
-            if let other = found.shareName, other != write.name {
-                return .failed(.invalid("record '\(rootName)' is already shared by '\(other)'"))
-            }
             root = found
+        }
+        let other = try rows.share(ofOtherKindThan: share.rootName, zoneID: zoneID)
+        if let failure = ShareRules.checkOneShare(
+            creating: write.name, rootName: share.rootName, rootShare: root?.shareName,
+            other: other.map { (name: $0.recordName, rootName: $0.rootName) }, zone: batch.zone.name
+        ) {
+            return .failed(failure)
         }
         let owner = StoredParticipant(
             id: UUID().uuidString, userRecordName: batch.zone.database.owner, email: nil,

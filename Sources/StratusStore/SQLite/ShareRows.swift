@@ -27,6 +27,23 @@ struct ShareRows {
         return row.map(ShareRows.shareRow(from:))
     }
 
+    /// A share of the zone of the other kind than a new share rooted at `rootName`, for
+    /// ``ShareRules/checkOneShare(creating:rootName:rootShare:other:zone:)``: any record-hierarchy
+    /// share when the new one is zone-wide (`rootName` is `nil`), else the zone-wide share.
+    func share(ofOtherKindThan rootName: String?, zoneID: Int64) throws -> ShareRow? {
+        let otherKind = rootName == nil ? "root_name IS NOT NULL" : "root_name IS NULL"
+        let row = try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT record_name, root_name, short_guid, public_permission FROM shares
+                    WHERE zone_id = ? AND \(otherKind) ORDER BY record_name LIMIT 1
+                    """
+            ),
+            arguments: [zoneID]
+        )
+        return row.map(ShareRows.shareRow(from:))
+    }
+
     static func shareRow(from row: Row) -> ShareRow {
         ShareRow(
             recordName: row[0], rootName: row[1], shortGUID: row[2],

@@ -82,6 +82,39 @@ package enum ShareRules {
         return .invalid("a share may have at most \(limit) participants, this one would have \(count)")
     }
 
+    /// A zone and its records take part in one share only (CloudKit's `alreadyShared`): a record
+    /// roots at most one share, and a zone-wide share and record-hierarchy shares exclude each
+    /// other. Checked when a share is created, against the zone as the batch has left it so far
+    /// (a share created or deleted earlier in the batch counts; deleting a share makes the zone
+    /// shareable again).
+    ///
+    /// - Parameters:
+    ///   - name: the new share's record name.
+    ///   - rootName: its root (`nil` for the zone-wide share).
+    ///   - rootShare: the share the root already has, if any.
+    ///   - other: a live share of the zone of the other kind, as the store found it (any
+    ///     record-hierarchy share when the new one is zone-wide, else the zone-wide share).
+    ///   - zone: the zone's name, for the reason.
+    package static func checkOneShare(
+        creating name: String, rootName: String?, rootShare: String?, other: (name: String, rootName: String?)?, zone: String
+    ) -> WriteFailure? {
+        if let rootName, let rootShare, rootShare != name {
+            return .alreadyShared("record '\(rootName)' is already shared by '\(rootShare)': a record takes part in one share only")
+        }
+        guard let other else { return nil }
+        if let rootName {
+            return .alreadyShared(
+                "zone '\(zone)' already takes part in the zone-wide share '\(other.name)': a zone and its records take part in one share only,"
+                    + " so record '\(rootName)' cannot be shared on its own (delete the zone-wide share first)"
+            )
+        }
+        let shared = other.rootName.map { " of record '\($0)'" } ?? ""
+        return .alreadyShared(
+            "zone '\(zone)' already holds the record share '\(other.name)'\(shared): a zone and its records take part in one share only,"
+                + " so the zone cannot be shared as a whole (delete its record shares first)"
+        )
+    }
+
     /// Accounts that had accepted before and no longer count as accepted.
     package static func lostAccess(before: [StoredParticipant], after: [StoredParticipant]) -> [String] {
         let stillAccepted = Set(after.filter { $0.status == .accepted }.compactMap(\.userRecordName))

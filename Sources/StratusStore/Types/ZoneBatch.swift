@@ -100,6 +100,9 @@ public enum WriteFailure: Sendable, Hashable {
     /// An asset of the write has no valid receipt (unknown, used for another record, its bytes
     /// collected) and is not already on the record.
     case assetRefused(String)
+    /// A new share would put a record, or a zone and its records, in a second share (CloudKit's
+    /// `alreadyShared`); carries why (``ShareRules/checkOneShare(creating:rootName:rootShare:other:zone:)``).
+    case alreadyShared(String)
 }
 
 /// The result of one write, in batch order.
