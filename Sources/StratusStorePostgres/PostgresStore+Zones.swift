@@ -56,6 +56,19 @@ extension PostgresStore {
         }
     }
 
+    public func deletionReason(of zone: ZoneKey) async throws(StoreError) -> ZoneDeletionReason? {
+        let database = zone.database
+        // The latest incarnation of the name (ids grow): a live one has no deletion reason.
+        let latest = try await first(query("""
+            SELECT deleted_seq, deleted_reason FROM zones
+            WHERE container = \(database.container) AND environment = \(database.environment.rawValue)
+                AND scope = \(database.scope.rawValue) AND owner = \(database.owner) AND name = \(zone.name)
+            ORDER BY id DESC LIMIT 1
+            """)) { row in try row.decode((Int64?, String?).self) }
+        guard let latest, latest.0 != nil else { return nil }
+        return latest.1.flatMap(ZoneDeletionReason.init(rawValue:)) ?? .deleted
+    }
+
     public func compact(_ zone: ZoneKey) async throws(StoreError) -> StoredZone {
         try await write { tx in
             _ = try await tx.lockSequence()

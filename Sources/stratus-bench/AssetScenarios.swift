@@ -70,9 +70,11 @@ struct AssetScenarios {
         let lookup = LookupRecordsRequest(records: [.init(recordName: name)], zoneID: ZoneID(zoneName: Workload.zone))
         let answer = try await client.execute(.post(server.url("records/lookup"), body: JSONEncoder().encode(lookup)), timeout: .seconds(60))
         let records = try JSONDecoder().decode(RecordsResponse.self, from: try await answer.body.collect(upTo: 1 << 20))
-        guard case .asset(let stored)? = records.records.first?.record?.fields?["photo"]?.value, let url = stored.downloadURL else {
+        guard case .asset(let stored)? = records.records.first?.record?.fields?["photo"]?.value, let downloadURL = stored.downloadURL else {
             throw BenchError("the saved asset has no downloadURL")
         }
+        // As a CloudKit client does: the `${f}` placeholder becomes a file name.
+        let url = downloadURL.replacing("${f}", with: "photo.jpg")
         let client = self.client
         let duration = self.duration
         let result = try await sampling { () async throws -> LoadRunner.Result in

@@ -24,7 +24,7 @@ struct SchemaCommand: AsyncParsableCommand {
     @Option(help: "Container identifier.") var container: String
     @Option(help: "Environment.") var environment: ContainerEnvironment = .development
     @Option(help: "Record type (add-index, remove-index).") var recordType: String?
-    @Option(help: "Field, or a system index name such as ___recordId (add-index, remove-index).") var field: String?
+    @Option(help: "Field, or a system index name such as ___recordID or ___recordId (add-index, remove-index).") var field: String?
     @Option(help: "QUERYABLE, SORTABLE or SEARCHABLE (add-index, remove-index).") var index: IndexKind?
 
     func run() async throws {

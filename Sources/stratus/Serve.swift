@@ -30,6 +30,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Inject transient faults (throttled, try again later, slow, answer lost after commit) on this share of CKWS requests, 0 to 1.")
     var buggify: Double?
     @Option(help: "Seed of --buggify's draws: the same seed faults the same requests.") var seed: UInt64 = 1
+    @Flag(help: "Queries need the indexes CloudKit requires, in development too: QUERYABLE/SORTABLE on filtered/sorted fields, and QUERYABLE on recordName (___recordID) to query a type without filters.")
+    var requireIndexes = false
 
     func validate() throws {
         // A port out of range would otherwise bind a random one, with nothing said.
@@ -54,6 +56,7 @@ struct Serve: AsyncParsableCommand {
         )
         // A development server's sign-in page lists its accounts; otherwise it asks for a password.
         configuration.signInListsAccounts = dev
+        configuration.requireIndexes = requireIndexes
         let blobs = try FileBlobStore(directory: dataURL.appendingPathComponent("blobs", isDirectory: true))
         // On PostgreSQL, other instances may share the store: they keep in step through its signals.
         let services = StratusServices(store: store, blobs: blobs, configuration: configuration, signals: store as? any InstanceSignals)

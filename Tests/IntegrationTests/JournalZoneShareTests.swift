@@ -54,6 +54,14 @@ struct JournalZoneShareTests {
             // On the server the records carry Core Data's names.
             let stored = try await journal.serverSnapshot(as: "alice", scope: .private)
             #expect(stored["\(journal.userRecordName("alice"))/\(shareZone)/lisbon-note1"]?["CD_destination"] == .string("lisbon"))
+            // Every record names its concrete entity in a STRING field, as NSPersistentCloudKitContainer's do.
+            #expect(stored["\(journal.userRecordName("alice"))/\(shareZone)/lisbon-note1"]?["CD_entityName"] == .string("Note"))
+            #expect(stored["\(journal.userRecordName("alice"))/\(shareZone)/lisbon"]?["CD_entityName"] == .string("Destination"))
+            let lookedUp = try await journal.container(as: "alice").privateCloudDatabase.records(
+                named: ["lisbon-note1"], in: ZoneID(zoneName: shareZone, ownerRecordName: journal.userRecordName("alice"))
+            )
+            let note = try #require(lookedUp.first).get()
+            #expect(note.fields?["CD_entityName"]?.type == .string)
 
             // The iPad fetches the move: deletions in the old zone, creations in the new one, now shared.
             try await ipad.sync()

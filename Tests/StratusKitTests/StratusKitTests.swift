@@ -33,6 +33,7 @@ struct StratusKitTests {
         (ServerErrorCode.conflict, nil, CloudError.Code.serverRecordChanged, false),
         (.accessDenied, nil, .permissionFailure, false),
         (.zoneNotFound, nil, .zoneNotFound, false),
+        (.zoneNotFound, 28, .userDeletedZone, false),
         (.throttled, nil, .requestRateLimited, true),
         (.tryAgainLater, nil, .serviceUnavailable, true),
         (.badRequest, 21, .changeTokenExpired, false),
@@ -44,6 +45,15 @@ struct StratusKitTests {
         #expect(error.code == expected)
         #expect(error.isTransient == transient)
         #expect(error.retryAfter == 3)
+    }
+
+    @Test("a ZONE_NOT_FOUND marked userDidResetEncryptedData is a zoneNotFound with the flag")
+    func encryptedDataResetMarker() throws {
+        let json = #"{"recordName":"r1","serverErrorCode":"ZONE_NOT_FOUND","reason":"gone","userDidResetEncryptedData":true}"#
+        let error = CloudError(try JSONDecoder().decode(RecordError.self, from: Data(json.utf8)))
+        #expect(error.code == .zoneNotFound && error.userDidResetEncryptedData)
+        let plain = CloudError(serverErrorCode: .zoneNotFound, reason: "r", retryAfter: nil, ckErrorCode: nil, serverRecord: nil)
+        #expect(!plain.userDidResetEncryptedData)
     }
 
     @Test("an import keeps fields changed locally and not yet exported; the rest take the server's values")
@@ -85,7 +95,7 @@ struct StratusKitTests {
         #expect(try store.pendingExports(in: .private).map(\.kind) == [.delete])
     }
 
-    @Test("Core Data naming: CD_ before record types and fields on the server, plain names locally")
+    @Test("Core Data naming: CD_ before record types and fields on the server, a CD_entityName field, plain names locally")
     func coreDataNaming() throws {
         let store = try StratusKitTests.temporaryStore(naming: .coreData)
         let key = RecordKey(scope: .private, zoneID: StratusKitTests.zone, recordName: "a")
@@ -93,14 +103,22 @@ struct StratusKitTests {
         let upload = try #require(try store.uploadOperation(for: key))
         #expect(upload.operationType == .create)
         #expect(upload.record.recordType == "CD_Destination")
-        #expect(upload.record.fields?.keys.sorted() == ["CD_caption"])
+        #expect(upload.record.fields?.keys.sorted() == ["CD_caption", "CD_entityName"])
+        #expect(upload.record.fields?["CD_entityName"] == Field.string("Destination"), "the concrete entity, as a STRING")
         var server = upload.record
         server.zoneID = StratusKitTests.zone
         server.recordChangeTag = "1"
+        // Another client's sub-entity: the record type names the root entity, CD_entityName the concrete one.
+        server.fields?["CD_entityName"] = Field.string("Museum")
         try store.markExported(key, through: .max)
         try store.importRecord(server, scope: .private)
         let local = try #require(try store.record(key))
         #expect(local.recordType == "Destination")
-        #expect(local.fields.keys.sorted() == ["caption"])
+        #expect(local.fields.keys.sorted() == ["caption"], "CD_entityName is bookkeeping, not an attribute")
+        #expect(try store.uploadOperation(for: key)?.record.fields?["CD_entityName"] == Field.string("Museum"), "the concrete entity is kept")
+        // Plain naming adds nothing.
+        let plain = try StratusKitTests.temporaryStore()
+        try plain.save(LocalRecord(key: key, recordType: "Destination", fields: ["caption": .string("A")]))
+        #expect(try plain.uploadOperation(for: key)?.record.fields?.keys.sorted() == ["caption"])
     }
 }

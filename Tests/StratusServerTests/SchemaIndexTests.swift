@@ -77,4 +77,35 @@ struct SchemaIndexTests {
             #expect(caption?.indexes == [.sortable])
         }
     }
+
+    @Test("with --require-indexes development needs the indexes CloudKit requires, recordName (___recordID) for a type query")
+    func requireIndexesInDevelopment() async throws {
+        try await TestServer.run(requireIndexes: true) { server in
+            _ = try await server.modify([Records.create("paris", caption: "Paris")], zone: ZoneID.defaultZoneName)
+            func developmentIndex(_ field: String, _ kind: IndexKind) async throws -> TestResponse {
+                try await server.admin("schema/indexes", IndexChangeRequest(
+                    container: server.credentials.container, environment: .development, recordType: "Destination", fieldName: field, index: kind
+                ))
+            }
+            let everything = QueryRecordsRequest(query: Query(recordType: "Destination"))
+            let unindexed = try await server.post("records/query", everything)
+            #expect(unindexed.status == .badRequest)
+            #expect(unindexed.errorBody?.serverErrorCode == .badRequest)
+            #expect(unindexed.errorBody?.reason == "Field 'recordName' is not marked queryable")
+            let byCaption = QueryRecordsRequest(query: Query(recordType: "Destination", filterBy: [.init(.equals, field: "caption", .string("Paris"))]))
+            #expect(try await server.post("records/query", byCaption).errorBody?.reason == "Field 'caption' is not marked queryable")
+
+            // Apple's schema files spell the recordName index `___recordID`: it is the same index.
+            #expect(try await developmentIndex("___recordID", .queryable).status == .ok)
+            let answered = try await server.post("records/query", everything)
+            #expect(answered.status == .ok)
+            #expect(try answered.decode(QueryRecordsResponse.self).records.compactMap { $0.record?.recordName } == ["paris"])
+            let show = try await server.admin("schema/show", SchemaRequest(container: server.credentials.container, environment: .development))
+            let recordID = try show.decode(SchemaDescription.self).recordTypes.first { $0.name == "Destination" }?.fields.first { $0.name == "___recordId" }
+            #expect(recordID?.indexes == [.queryable])
+
+            #expect(try await developmentIndex("caption", .queryable).status == .ok)
+            #expect(try await server.post("records/query", byCaption).status == .ok)
+        }
+    }
 }

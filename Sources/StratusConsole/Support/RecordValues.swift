@@ -29,7 +29,10 @@ enum RecordValues {
                 "name": key, "type": field.type.rawValue, "display": FieldText.display(field), "editText": FieldText.editText(field),
                 "editable": FieldText.isEditable(field),
             ]
-            let previews = field.value.assets.compactMap(\.downloadURL).map { ["url": $0, "alt": "\(key) of \(name)"] }
+            // A download URL ends in the `${f}` file-name placeholder: the field's name fills it.
+            let previews = field.value.assets.compactMap(\.downloadURL).map { url in
+                ["url": url.replacing("${f}", with: key), "alt": "\(key) of \(name)"]
+            }
             if !previews.isEmpty { item["previews"] = previews }
             return item
         }

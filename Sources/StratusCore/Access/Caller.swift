@@ -6,11 +6,23 @@ public enum Caller: Sendable, Hashable {
     case user(userRecordName: String)
     /// Only a valid API token: may read what World may read.
     case anonymous
+    /// A request signed with a server-to-server key: the developer, in the public database
+    /// only. It writes as ``ServerKeys/developer``; it is no user, so it has no identity of its
+    /// own (users/caller and users/current refuse it) but may look others up.
+    case developer
 
+    /// The user record name the caller reads and writes as (``ServerKeys/developer`` for a
+    /// server-to-server key), or `nil` for an anonymous caller.
     public var userRecordName: String? {
-        if case .user(let name) = self { return name }
-        return nil
+        switch self {
+        case .user(let name): name
+        case .developer: ServerKeys.developer
+        case .anonymous: nil
+        }
     }
+
+    /// Whether the caller is a server-to-server key rather than a signed-in user.
+    public var isDeveloper: Bool { self == .developer }
 }
 
 /// The database a request addresses: `{container}/{environment}/{scope}` from the path.

@@ -25,3 +25,14 @@ struct ZoneTarget: Sendable {
         return ZoneTarget(zone: key, zoneID: access.zoneID(named: key.name, in: database))
     }
 }
+
+extension ZoneTarget {
+    /// The error for a request whose zone is missing: in the caller's private database it says
+    /// why the zone of that name went when it was purged or lost to an encrypted-data reset (see
+    /// ``CoreError/zoneNotFound(after:)``); elsewhere, and when that cannot be read, it is the
+    /// plain `ZONE_NOT_FOUND`. A zone created again under the name lives: it is never missing.
+    static func missing(_ zoneID: ZoneID?, in database: DatabaseKey, access: DatabaseAccess, store: any RecordStore) async -> CoreError {
+        guard database.scope == .private, let key = access.zoneKey(zoneID, in: database) else { return .zoneNotFound(after: nil) }
+        return .zoneNotFound(after: try? await store.deletionReason(of: key))
+    }
+}

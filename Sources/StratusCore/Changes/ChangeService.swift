@@ -115,7 +115,8 @@ public struct ChangeService: Sendable {
         }
         do {
             guard let target = try await ZoneTarget.resolve(zoneID, in: database, access: access, store: store) else {
-                throw CoreError(.zoneNotFound, "Zone not found")
+                let missing = await ZoneTarget.missing(zoneID, in: database, access: access, store: store)
+                throw missing
             }
             // Access granted again after a removal: what the participant holds may be stale.
             if syncToken != nil, let view = target.view, after < view.accessSeq { throw CoreError.changeTokenExpired }
@@ -139,6 +140,9 @@ public struct ChangeService: Sendable {
             )
         } catch let error as CoreError {
             throw error
+        } catch let error as StoreError where error.kind == .zoneNotFound {
+            let missing = await ZoneTarget.missing(zoneID, in: database, access: access, store: store)
+            throw missing
         } catch let error as StoreError {
             throw CoreError(error)
         } catch {

@@ -5,10 +5,10 @@ import StratusModel
 import StratusStore
 
 /// Server-to-server keys (CKWS §2.2): ECDSA P-256 public keys registered per container
-/// environment, and the verification of signed requests — key ID, ISO-8601 date within a window,
-/// `SignatureV1` (DER, Base64) over `date:Base64(SHA-256(body)):path`. A signature is accepted
-/// once (replays within the window are refused). S2S reaches the public database only, acting as
-/// the developer.
+/// environment, and the verification of signed requests — key ID, a date in exactly Apple's
+/// `yyyy-MM-ddTHH:mm:ssZ` form within a window, `SignatureV1` (DER, or raw r‖s, Base64) over
+/// `date:Base64(SHA-256(body)):path`. A signature is accepted once (replays within the window are
+/// refused). S2S reaches the public database only, acting as the developer (``Caller/developer``).
 public struct ServerKeys: Sendable {
     /// The caller a signed request acts as (CloudKit's developer role).
     public static let developer = "_developer"
@@ -47,7 +47,8 @@ public struct ServerKeys: Sendable {
 
     /// The caller of a signed request to `database`; `path` is the request's path with its query.
     /// - Throws: `AUTHENTICATION_FAILED` for an unknown or revoked key, one of another container
-    ///   or environment, a date outside the window, a bad signature or a replay; `ACCESS_DENIED`
+    ///   or environment, a date not in the form Apple signs (fractional seconds and offsets are
+    ///   refused) or outside the window, a bad signature or a replay; `ACCESS_DENIED`
     ///   for a database other than public.
     public func authenticate(
         keyID: String, date: String, signature: String, body: Data, path: String, for database: DatabaseRef
@@ -58,7 +59,10 @@ public struct ServerKeys: Sendable {
             throw CoreError(.authenticationFailed, "unknown server-to-server key ID for \(database.container) (\(database.environment.rawValue))")
         }
         guard let signedAt = Self.parse(date) else {
-            throw CoreError(.authenticationFailed, "X-Apple-CloudKit-Request-ISO8601Date must be like 2016-01-25T22:15:43Z")
+            throw CoreError(
+                .authenticationFailed,
+                "X-Apple-CloudKit-Request-ISO8601Date must be yyyy-MM-ddTHH:mm:ssZ, like 2016-01-25T22:15:43Z (UTC, no fractional seconds, no offset)"
+            )
         }
         let window = Int64(configuration.signatureWindowSeconds) * 1000
         let now = configuration.now()
@@ -74,7 +78,7 @@ public struct ServerKeys: Sendable {
         guard database.scope == .public else {
             throw CoreError(.accessDenied, "server-to-server keys reach the public database only")
         }
-        return .user(userRecordName: Self.developer)
+        return .developer
     }
 
     /// Both empty-body hash forms, and the path with and without its query, as clients sign them.
@@ -90,9 +94,17 @@ public struct ServerKeys: Sendable {
         return false
     }
 
-    /// Milliseconds since 1970 of an ISO-8601 date without fractional seconds.
+    /// Milliseconds since 1970 of a date in Apple's signing form, `yyyy-MM-ddTHH:mm:ssZ` (UTC, no
+    /// fractional seconds, no offset); `nil` for anything else, so what is signed is one string.
     static func parse(_ date: String) -> Int64? {
-        (try? Date(date, strategy: .iso8601)).map { Int64($0.timeIntervalSince1970 * 1000) }
+        let shape = Array("dddd-dd-ddTdd:dd:ddZ".utf8)
+        let bytes = Array(date.utf8)
+        guard bytes.count == shape.count else { return nil }
+        for (byte, expected) in zip(bytes, shape) {
+            let matches = expected == UInt8(ascii: "d") ? (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) : byte == expected
+            guard matches else { return nil }
+        }
+        return (try? Date(date, strategy: .iso8601)).map { Int64($0.timeIntervalSince1970 * 1000) }
     }
 }
 

@@ -17,7 +17,8 @@ public enum FeedLook: Sendable {
 /// A class: a held poll's frames keep one reference to it, not copies of its token.
 public final class FeedWaiter: Sendable {
     let token: StoredPushToken
-    /// The token's feed (`nil` for a token no account has registered: it never gets one).
+    /// The token's feed (`nil` for a token no account has registered: nothing is delivered to it,
+    /// and its polls wait out their deadline on ``PushTokenService/silentFeed(of:)``).
     let feed: FeedKey?
     /// The feed position answered through (the cursor).
     let position: Int64

@@ -89,10 +89,11 @@ extension PushTokenService {
     }
 
     /// Nothing is due: wait (having seen the hub at `seen`), or end with an empty page once the
-    /// deadline passed, or for a token with no feed.
+    /// deadline passed. A token no account has registered waits too, until its deadline: it has
+    /// nothing to deliver, and answering it at once would make its device poll in a tight loop.
     private func waitOrEnd(_ waiter: FeedWaiter, seen: Int64) -> FeedLook {
         let next = FeedWaiter(token: waiter.token, feed: waiter.feed, position: waiter.position, seen: seen, deadline: waiter.deadline)
-        guard waiter.feed != nil, waiter.deadline > ContinuousClock.now, !Task.isCancelled else { return .page(next.emptyPage) }
+        guard waiter.deadline > ContinuousClock.now, !Task.isCancelled else { return .page(next.emptyPage) }
         return .wait(next)
     }
 
@@ -100,7 +101,16 @@ extension PushTokenService {
     /// closes feeds. - Returns: whether to look again (`false`: answer the empty page).
     public func wait(_ waiter: FeedWaiter) async -> Bool {
         let remaining = waiter.deadline - ContinuousClock.now
-        guard let feed = waiter.feed, remaining > .zero, !Task.isCancelled else { return false }
+        guard remaining > .zero, !Task.isCancelled else { return false }
+        // A token without an account waits on a feed nothing is published to: the hub lets it go
+        // at its deadline, on cancellation, or when the server closes feeds, as any other waiter.
+        let feed = waiter.feed ?? Self.silentFeed(of: waiter.token)
         return await hub.wait(for: feed, after: max(waiter.position, waiter.seen), timeout: remaining)
+    }
+
+    /// The feed a token no account has registered waits on: no user record name is empty, so
+    /// no notification is ever published to it.
+    static func silentFeed(of token: StoredPushToken) -> FeedKey {
+        FeedKey(recipient: "", container: token.container, environment: token.environment)
     }
 }

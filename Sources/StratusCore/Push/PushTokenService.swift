@@ -23,7 +23,9 @@ public struct PushTokenService: Sendable {
     /// Notifications answered per poll.
     static let pageSize = 500
 
-    /// Makes a token, bound to the caller (when signed in) and the request's device.
+    /// Makes a token, bound to the caller (when signed in) and the request's device. One made
+    /// with the API token alone is allowed (CloudKit documents no user for tokens/create): it has
+    /// no feed until tokens/register binds it, and its polls are held to their deadline.
     /// - Parameter webcourierURL: the URL that serves a token's feed (the server knows its host).
     public func create(
         _ request: PushTokenRequest, scope: RequestScope, webcourierURL: (String) -> String

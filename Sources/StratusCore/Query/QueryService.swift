@@ -27,7 +27,10 @@ public struct QueryService: Sendable {
         }
         let resolved: ZoneTarget?
         do { resolved = try await ZoneTarget.resolve(request.zoneID, in: database, access: access, store: store) } catch { throw CoreError(error) }
-        guard let target = resolved else { throw CoreError(.zoneNotFound, "Zone not found") }
+        guard let target = resolved else {
+            let missing = await ZoneTarget.missing(request.zoneID, in: database, access: access, store: store)
+            throw missing
+        }
         let zone = target.zone
         let query = request.query
         guard NameRules.isValidIdentifier(query.recordType) else {
@@ -56,12 +59,14 @@ public struct QueryService: Sendable {
                 let zones = try await store.zones(in: database).map { ZoneKey(database: database, name: $0.name) }
                 storageQuery.zones = zones.isEmpty ? [zone] : zones
             }
-            if database.environment == .production {
+            // Production always checks indexes; development only with `--require-indexes`.
+            if database.environment == .production || configuration.requireIndexes {
                 let ref = scope.database
                 try await IndexRequirements.check(
                     storageQuery,
                     schema: schema.schema(container: ref.container, environment: ref.environment),
-                    indexes: schema.indexes(container: ref.container, environment: ref.environment)
+                    indexes: schema.indexes(container: ref.container, environment: ref.environment),
+                    recordNameForTypeQueries: configuration.requireIndexes
                 )
             }
             if zone.name == ZoneID.defaultZoneName { try await defaultZones.ensure(in: database) }
@@ -88,7 +93,8 @@ public struct QueryService: Sendable {
         } catch let error as CoreError {
             throw error
         } catch let error as StoreError where error.kind == .zoneNotFound {
-            throw CoreError(.zoneNotFound, "Zone not found")
+            let missing = await ZoneTarget.missing(request.zoneID, in: database, access: access, store: store)
+            throw missing
         } catch let error as StoreError {
             throw CoreError(error)
         } catch {

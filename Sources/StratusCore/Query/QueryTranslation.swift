@@ -4,8 +4,9 @@ import StratusStore
 /// Wire filters and sorts → storage predicates and sort keys, with CloudKit's system field names.
 enum QueryTranslation {
     /// `systemFieldName` (and the `___` index names, accepted as `fieldName` too) → operand.
+    /// `___recordID` is how Apple's schema files spell `___recordId`.
     static let systemFields: [String: RecordQuery.Operand] = [
-        "recordName": .recordName, "___recordId": .recordName,
+        "recordName": .recordName, "___recordId": .recordName, "___recordID": .recordName,
         "createdTimestamp": .createdTimestamp, "___createTime": .createdTimestamp,
         "modifiedTimestamp": .modifiedTimestamp, "___modTime": .modifiedTimestamp,
         "createdUserRecordName": .createdBy, "___createdBy": .createdBy,

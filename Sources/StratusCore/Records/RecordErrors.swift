@@ -74,10 +74,6 @@ enum RecordErrors {
         )
     }
 
-    static func zoneNotFound(_ name: String) -> RecordResult {
-        .failure(RecordError(recordName: name, serverErrorCode: .zoneNotFound, reason: "Zone not found", uuid: ErrorUUID.make()))
-    }
-
     static func notFound(_ name: String) -> RecordResult {
         .failure(RecordError(recordName: name, serverErrorCode: .notFound, reason: "Record not found", uuid: ErrorUUID.make()))
     }

@@ -34,7 +34,7 @@ public struct RecordService: Sendable {
         let receipts = hasAssets ? try await assets.receipts(for: scope, user: user) : nil
         do {
             guard let target = try await ZoneTarget.resolve(request.zoneID, in: database, access: access, store: store), NameRules.isValidRecordName(target.zone.name) else {
-                return RecordsResponse(records: names.map { RecordErrors.zoneNotFound($0) })
+                return await zoneMissing(names, request.zoneID, in: database)
             }
             let isDefaultZone = target.zone.name == ZoneID.defaultZoneName
             if isDefaultZone { try await defaultZones.ensure(in: database) }
@@ -62,7 +62,7 @@ public struct RecordService: Sendable {
             let mapper = RecordMapper(zoneID: target.zoneID, links: links)
             if atomic, plans.contains(where: { if case .failure = $0 { true } else { false } }) {
                 guard try await store.zone(target.zone) != nil else {
-                    return RecordsResponse(records: names.map { RecordErrors.zoneNotFound($0) })
+                    return await zoneMissing(names, request.zoneID, in: database)
                 }
                 return RecordsResponse(records: zip(plans, names).map { plan, name in
                     if case .failure(let error) = plan { return .failure(error) }
@@ -107,7 +107,7 @@ public struct RecordService: Sendable {
             logger.debug("records/modify", metadata: ["operations": "\(names.count)", "zone": "\(target.zone.name)"])
             return RecordsResponse(records: records)
         } catch where error.kind == .zoneNotFound {
-            return RecordsResponse(records: names.map { RecordErrors.zoneNotFound($0) })
+            return await zoneMissing(names, request.zoneID, in: database)
         } catch {
             throw CoreError(error)
         }
@@ -152,6 +152,13 @@ public struct RecordService: Sendable {
         }
     }
 
+    /// Every record's answer when the zone is missing: `ZONE_NOT_FOUND`, saying so when the user
+    /// purged the zone or reset their encrypted data (see ``ZoneTarget/missing(_:in:access:store:)``).
+    private func zoneMissing(_ names: [String], _ zoneID: ZoneID?, in database: DatabaseKey) async -> RecordsResponse {
+        let error = await ZoneTarget.missing(zoneID, in: database, access: access, store: store)
+        return RecordsResponse(records: names.map { .failure(RecordError(recordName: $0, error)) })
+    }
+
     private func firstDuplicate(_ names: [String]) -> String? {
         var seen = Set<String>()
         return names.first { !seen.insert($0).inserted }
@@ -169,7 +176,7 @@ public struct RecordService: Sendable {
         let links = try await assets.links(for: scope)
         do {
             guard let target = try await ZoneTarget.resolve(request.zoneID, in: database, access: access, store: store) else {
-                return RecordsResponse(records: names.map { RecordErrors.zoneNotFound($0) })
+                return await zoneMissing(names, request.zoneID, in: database)
             }
             if target.zone.name == ZoneID.defaultZoneName { try await defaultZones.ensure(in: database) }
             var found = try await store.records(named: names, in: target.zone)
@@ -187,7 +194,7 @@ public struct RecordService: Sendable {
             }
             return RecordsResponse(records: records)
         } catch where error.kind == .zoneNotFound {
-            return RecordsResponse(records: names.map { RecordErrors.zoneNotFound($0) })
+            return await zoneMissing(names, request.zoneID, in: database)
         } catch {
             throw CoreError(error)
         }

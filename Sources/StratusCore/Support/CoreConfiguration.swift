@@ -17,6 +17,10 @@ public struct CoreConfiguration: Sendable {
     /// Whether the sign-in page is a development one (`--dev`): it lists every account to pick
     /// without a password and hands tokens to loopback pages no API token registered.
     public var signInListsAccounts = false
+    /// Whether queries need the indexes CloudKit requires in every environment (`--require-indexes`):
+    /// development checks them as production does, and a query without filters needs a QUERYABLE
+    /// index on `recordName` (`___recordId`) in both. Off: development answers every query.
+    public var requireIndexes = false
     /// How long an upload URL may be used (CloudKit's ~15 minutes).
     public var assetUploadURLSeconds: Int64 = 15 * 60
     /// How long a receipt may be attached to a record.

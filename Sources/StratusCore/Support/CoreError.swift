@@ -10,13 +10,20 @@ public struct CoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public var redirectURL: String?
     /// The native CKError code, where the web code is ambiguous (see ``CKErrorCodeNumber``).
     public var ckErrorCode: Int?
+    /// `true` on a `ZONE_NOT_FOUND` whose zone went in an encrypted-data reset
+    /// (`CKErrorUserDidResetEncryptedDataKey` natively).
+    public var userDidResetEncryptedData: Bool?
 
-    public init(_ code: ServerErrorCode, _ reason: String, retryAfter: Int? = nil, redirectURL: String? = nil, ckErrorCode: Int? = nil) {
+    public init(
+        _ code: ServerErrorCode, _ reason: String, retryAfter: Int? = nil, redirectURL: String? = nil, ckErrorCode: Int? = nil,
+        userDidResetEncryptedData: Bool? = nil
+    ) {
         self.code = code
         self.reason = reason
         self.retryAfter = retryAfter
         self.redirectURL = redirectURL
         self.ckErrorCode = ckErrorCode
+        self.userDidResetEncryptedData = userDidResetEncryptedData
     }
 
     public var description: String { "\(code): \(reason)" }
@@ -41,6 +48,28 @@ public struct CoreError: Error, Sendable, Hashable, CustomStringConvertible {
         "_defaultZone keeps no change history: change feeds and tokens exist for custom zones only; read it with records/query or records/lookup"
     )
 
+    /// The error for a zone that does not exist, told apart by why its last incarnation went:
+    /// purged (the user deleted the app's data from Settings) carries `ckErrorCode` 28
+    /// (`userDeletedZone`); lost to an encrypted-data reset carries `userDidResetEncryptedData`;
+    /// deleted by an app, or never there, is the plain `ZONE_NOT_FOUND`. The web code stays
+    /// `ZONE_NOT_FOUND` in every case: CloudKit Web Services documents no other.
+    public static func zoneNotFound(after reason: ZoneDeletionReason?) -> CoreError {
+        switch reason {
+        case .purged?:
+            CoreError(
+                .zoneNotFound, "Zone not found: the user deleted this zone's data (userDeletedZone); ask before uploading again",
+                ckErrorCode: CKErrorCodeNumber.userDeletedZone
+            )
+        case .encryptedDataReset?:
+            CoreError(
+                .zoneNotFound, "Zone not found: the user reset their encrypted data, which deleted this zone",
+                userDidResetEncryptedData: true
+            )
+        case .deleted?, nil:
+            CoreError(.zoneNotFound, "Zone not found")
+        }
+    }
+
     /// Translates a store failure that reached a request boundary.
     init(_ error: StoreError) {
         switch error.kind {
@@ -57,6 +86,19 @@ public struct CoreError: Error, Sendable, Hashable, CustomStringConvertible {
 extension ZoneError {
     /// A per-zone error carrying a request-level failure's code and reason.
     init(zoneID: ZoneID, _ error: CoreError) {
-        self.init(zoneID: zoneID, serverErrorCode: error.code, reason: error.reason, ckErrorCode: error.ckErrorCode)
+        self.init(
+            zoneID: zoneID, serverErrorCode: error.code, reason: error.reason, ckErrorCode: error.ckErrorCode,
+            userDidResetEncryptedData: error.userDidResetEncryptedData
+        )
+    }
+}
+
+extension RecordError {
+    /// A per-record error carrying a request-level failure's code, reason and markers.
+    init(recordName: String, _ error: CoreError) {
+        self.init(
+            recordName: recordName, serverErrorCode: error.code, reason: error.reason, uuid: ErrorUUID.make(),
+            retryAfter: error.retryAfter, ckErrorCode: error.ckErrorCode, userDidResetEncryptedData: error.userDidResetEncryptedData
+        )
     }
 }

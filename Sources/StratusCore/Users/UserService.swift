@@ -3,10 +3,12 @@ import StratusStore
 
 /// users/caller, users/current, users/discover and the legacy users/lookup/*.
 ///
-/// Every call needs a signed-in user. Others are found only while they are discoverable (an
-/// account opts in); an undiscoverable or unknown user comes back from users/discover as its
-/// `lookupInfo` alone and is left out of users/lookup/*. Another user's email is never revealed:
-/// an identity's `lookupInfo` is what the caller looked it up by.
+/// Every call needs a signed-in user, or a server-to-server key: the developer may look users
+/// up and discover them (Apple's own S2S example is users/lookup/email) but has no identity of
+/// its own, so users/caller and users/current refuse it with `BAD_REQUEST`. Others are found
+/// only while they are discoverable (an account opts in); an undiscoverable or unknown user comes
+/// back from users/discover as its `lookupInfo` alone and is left out of users/lookup/*. Another
+/// user's email is never revealed: an identity's `lookupInfo` is what the caller looked it up by.
 public struct UserService: Sendable {
     let store: any IdentityStore
     let identity: IdentityService
@@ -14,21 +16,21 @@ public struct UserService: Sendable {
 
     /// The caller's own identity (always with names: it is the caller's).
     public func caller(scope: RequestScope) async throws(CoreError) -> CallerIdentityResponse {
-        let account = try await signedIn(scope)
+        let account = try await signedInUser(scope, "users/caller")
         let ownLookup = LookupInfo(emailAddress: account.email, userRecordName: account.userRecordName)
         return CallerIdentityResponse(identity: userIdentity(of: account, lookupInfo: ownLookup), userRecordName: account.userRecordName)
     }
 
     /// The legacy users/current: the caller's record name, and names when the caller is discoverable.
     public func current(scope: RequestScope) async throws(CoreError) -> UserInfo {
-        let account = try await signedIn(scope)
+        let account = try await signedInUser(scope, "users/current")
         guard account.discoverable else { return UserInfo(userRecordName: account.userRecordName) }
         return UserInfo(userRecordName: account.userRecordName, firstName: account.givenName, lastName: account.familyName)
     }
 
     /// One identity per lookup, in order.
     public func discover(_ request: DiscoverUsersRequest, scope: RequestScope) async throws(CoreError) -> UserIdentitiesResponse {
-        _ = try await signedIn(scope)
+        try await requireCaller(scope)
         try configuration.checkCount(request.lookupInfos.count, of: "users")
         var users: [UserIdentity] = []
         for info in request.lookupInfos {
@@ -46,10 +48,11 @@ public struct UserService: Sendable {
     /// simulator has no contacts, so every discoverable account is one), at most one page, each
     /// known by user record name only: listing reveals no one's email.
     public func discoverAll(scope: RequestScope) async throws(CoreError) -> UserIdentitiesResponse {
-        let caller = try await signedIn(scope)
+        try await requireCaller(scope)
+        let caller = scope.caller.userRecordName
         do {
             let accounts = try await store.discoverableAccounts(limit: configuration.limits.resultsPerPage + 1)
-            let others = accounts.filter { $0.userRecordName != caller.userRecordName }.prefix(configuration.limits.resultsPerPage)
+            let others = accounts.filter { $0.userRecordName != caller }.prefix(configuration.limits.resultsPerPage)
             return UserIdentitiesResponse(users: others.map { account in
                 userIdentity(of: AccountInfo(account), lookupInfo: LookupInfo(userRecordName: account.userRecordName))
             })
@@ -60,7 +63,7 @@ public struct UserService: Sendable {
 
     /// users/lookup/email (`byEmail`, answers carry the email) and users/lookup/id.
     public func lookup(_ request: LookupUsersRequest, byEmail: Bool, scope: RequestScope) async throws(CoreError) -> UsersResponse {
-        _ = try await signedIn(scope)
+        try await requireCaller(scope)
         try configuration.checkCount(request.users.count, of: "users")
         var users: [UserInfo] = []
         for item in request.users {
@@ -78,7 +81,15 @@ public struct UserService: Sendable {
 
     // MARK: - Helpers
 
-    private func signedIn(_ scope: RequestScope) async throws(CoreError) -> AccountInfo {
+    /// The signed-in user's account, for the endpoints about the caller themself.
+    /// - Throws: `BAD_REQUEST` for a server-to-server key (the developer is no user);
+    ///   `AUTHENTICATION_REQUIRED` without a user; `AUTHENTICATION_FAILED` for an account gone.
+    private func signedInUser(_ scope: RequestScope, _ endpoint: String) async throws(CoreError) -> AccountInfo {
+        guard !scope.caller.isDeveloper else {
+            throw CoreError.badRequest(
+                "a server-to-server key acts as the developer, not a user; \(endpoint) needs a web auth token (ckAPIToken and ckWebAuthToken)"
+            )
+        }
         guard let name = scope.caller.userRecordName else {
             throw configuration.authenticationRequired(scope)
         }
@@ -86,6 +97,14 @@ public struct UserService: Sendable {
             throw CoreError(.authenticationFailed, "the signed-in account no longer exists")
         }
         return account
+    }
+
+    /// A signed-in user whose account exists, or a server-to-server key (the developer), for
+    /// the endpoints that find other users.
+    /// - Throws: `AUTHENTICATION_REQUIRED` without either; `AUTHENTICATION_FAILED` for an account gone.
+    private func requireCaller(_ scope: RequestScope) async throws(CoreError) {
+        guard !scope.caller.isDeveloper else { return }
+        _ = try await signedInUser(scope, "")
     }
 
     private func find(email: String?, userRecordName: String?) async throws(CoreError) -> AccountInfo? {

@@ -35,9 +35,10 @@ public struct SchemaService: Sendable {
         guard systemNames.contains(request.fieldName) || NameRules.isValidIdentifier(request.fieldName) else {
             throw CoreError.badRequest("invalid fieldName '\(request.fieldName)'")
         }
+        // `___recordID` (Apple's schema files) is stored as `___recordId`, the name queries look up.
         let index = IndexDefinition(
             container: request.container, environment: request.environment, recordType: request.recordType,
-            fieldName: request.fieldName, kind: request.index
+            fieldName: IndexRequirements.storedName(of: request.fieldName), kind: request.index
         )
         do {
             try await store.setIndex(index, present: request.present ?? true)

@@ -43,7 +43,8 @@ public struct ZoneService: Sendable {
             var results: [ZoneResult] = []
             for zoneID in request.zones {
                 guard let key = access.zoneKey(zoneID, in: database), let zone = try await store.zone(key) else {
-                    results.append(.failure(ZoneError(zoneID: zoneID, serverErrorCode: .zoneNotFound, reason: "Zone not found")))
+                    let missing = await ZoneTarget.missing(zoneID, in: database, access: access, store: store)
+                    results.append(.failure(ZoneError(zoneID: zoneID, missing)))
                     continue
                 }
                 results.append(.success(wireZone(zone, in: database)))

@@ -44,12 +44,10 @@ public struct MirrorSnapshot: Sendable, Hashable {
     public static func local(_ store: LocalStore, scope: DatabaseScope) throws -> MirrorSnapshot {
         var snapshot = MirrorSnapshot()
         for record in try store.records(in: scope) {
-            // Field names as the server spells them (`CD_` in NSPersistentCloudKitContainer style; shares keep theirs).
+            // Fields as the server spells them (`CD_` names and `CD_entityName` in
+            // NSPersistentCloudKitContainer style; shares keep theirs).
             let isShare = ShareNames.isShareType(record.serverRecord?.recordType)
-            let fields = Dictionary(
-                record.fields.map { (isShare ? $0.key : store.naming.serverName($0.key), comparable($0.value.value)) },
-                uniquingKeysWith: { _, new in new }
-            )
+            let fields = (isShare ? record.fields : store.serverFields(of: record)).mapValues { comparable($0.value) }
             snapshot.records[key(owner: record.key.owner, zone: record.key.zoneName, name: record.key.recordName)] = fields
         }
         return snapshot

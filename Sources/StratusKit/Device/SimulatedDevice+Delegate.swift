@@ -105,9 +105,10 @@ extension SimulatedDevice: SyncEngineDelegate {
                 try await downloadAssets(of: [server], scope: key.scope)
                 try store.importRecord(server, scope: key.scope)
             }
-        case .zoneNotFound where key.scope == .private:
+        case .zoneNotFound where key.scope == .private, .userDeletedZone where key.scope == .private:
             // Save the zone again and re-create the record in it, with every local value: the
-            // user's edit is never dropped because the zone went away behind the device's back.
+            // user's edit is never dropped because the zone went away behind the device's back
+            // (a purged zone too: this device uploads a purged zone's data again, see the README).
             try store.forgetServerState(key)
             await syncEngine.add([PendingDatabaseChange.saveZone(key.zoneID)])
         case .unknownItem:

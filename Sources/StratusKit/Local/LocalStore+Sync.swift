@@ -53,10 +53,25 @@ extension LocalStore {
         guard let local = try record(key) else { return nil }
         var record = StratusModel.Record(
             recordName: key.recordName, recordType: naming.serverName(local.recordType), recordChangeTag: local.changeTag,
-            fields: Dictionary(local.fields.map { (naming.serverName($0.key), $0.value) }, uniquingKeysWith: { _, new in new })
+            fields: serverFields(of: local)
         )
         record.parent = local.parentName.map { RecordPointer(recordName: $0) }
         return RecordOperation(local.changeTag == nil ? .create : .update, record)
+    }
+
+    /// A record's fields as the server spells them. With Core Data naming every record but a share
+    /// also carries `CD_entityName`: the concrete entity the server's version names (another
+    /// client's sub-entity is kept), else the record's type.
+    public func serverFields(of local: LocalRecord) -> [String: Field] {
+        var fields = Dictionary(local.fields.map { (naming.serverName($0.key), $0.value) }, uniquingKeysWith: { _, new in new })
+        if naming == .coreData, !ShareNames.isShareType(local.recordType), !ShareNames.isShareType(local.serverRecord?.recordType) {
+            var entity = local.recordType
+            if case .string(let named)? = local.serverRecord?.fields?[RecordNaming.entityNameField]?.value, !named.isEmpty {
+                entity = named
+            }
+            fields[RecordNaming.entityNameField] = Field.string(entity)
+        }
+        return fields
     }
 
     /// Marks a record's history up to `historyID` as exported.
@@ -96,7 +111,10 @@ extension LocalStore {
             if pending.deleted { return }
             let existing = try LocalStore.fetch(key, in: db)
             var fields: [String: Field] = [:]
-            for (fieldName, field) in server.fields ?? [:] { fields[naming.localName(fieldName)] = field }
+            // `CD_entityName` is Core Data's bookkeeping, not an attribute: the upload writes it again.
+            for (fieldName, field) in server.fields ?? [:] where !naming.isBookkeeping(fieldName) {
+                fields[naming.localName(fieldName)] = field
+            }
             for fieldName in pending.fields {
                 fields[fieldName] = existing?.fields[fieldName]
             }

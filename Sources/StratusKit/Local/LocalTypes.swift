@@ -83,8 +83,20 @@ public struct PendingExport: Sendable, Hashable {
 public enum RecordNaming: Sendable, Hashable {
     /// As the app names them.
     case plain
-    /// NSPersistentCloudKitContainer's convention: `CD_` before every record type and field.
+    /// NSPersistentCloudKitContainer's convention: `CD_` before every record type and field, and a
+    /// `CD_entityName` field holding the concrete entity on every record.
     case coreData
+
+    /// The STRING field NSPersistentCloudKitContainer writes on every record: the concrete entity
+    /// (the record type names the root entity of its inheritance chain). Bookkeeping, not an
+    /// attribute: it is never a local field.
+    public static let entityNameField = "CD_entityName"
+
+    /// Whether a server field is the naming's bookkeeping (`CD_entityName` with Core Data naming)
+    /// rather than one of the app's fields.
+    public func isBookkeeping(_ serverFieldName: String) -> Bool {
+        self == .coreData && serverFieldName == Self.entityNameField
+    }
 
     /// A local record type or field name as the server spells it.
     public func serverName(_ name: String) -> String {

@@ -5,7 +5,9 @@ import StratusModel
 /// `serverRecordChanged` carries the server's record (and, when the client knows them, its own
 /// record and the ancestor it started from); `partialFailure` carries per-item errors;
 /// `requestRateLimited`, `zoneBusy` and `serviceUnavailable` carry `retryAfter` when the server
-/// gave one.
+/// gave one. A zone the user purged answers `userDeletedZone` (the server's `ckErrorCode` 28); a
+/// `zoneNotFound` whose zone went in an encrypted-data reset has ``userDidResetEncryptedData``
+/// set (`CKErrorUserDidResetEncryptedDataKey` natively).
 public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `CKError.Code`, with Apple's raw values.
     public enum Code: Int, Sendable, Hashable {
@@ -43,6 +45,9 @@ public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
     public var ancestorRecord: Record?
     /// Per-item errors of a `partialFailure`, by record name.
     public var partialErrors: [String: CloudError]
+    /// Set on a `zoneNotFound` caused by the user resetting their encrypted data: the zone's
+    /// encrypted values are unreadable for good (the server's `userDidResetEncryptedData`).
+    public var userDidResetEncryptedData = false
 
     public init(
         _ code: Code, _ reason: String, retryAfter: Double? = nil, serverErrorCode: ServerErrorCode? = nil,
@@ -67,7 +72,10 @@ public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The CKError a CKWS error code stands for (`ckErrorCode` decides where the web code is ambiguous).
-    public init(serverErrorCode code: ServerErrorCode, reason: String, retryAfter: Int?, ckErrorCode: Int?, serverRecord: Record?) {
+    public init(
+        serverErrorCode code: ServerErrorCode, reason: String, retryAfter: Int?, ckErrorCode: Int?, serverRecord: Record?,
+        userDidResetEncryptedData: Bool? = nil
+    ) {
         let mapped: Code =
             if let native = ckErrorCode.flatMap(Code.init(rawValue:)) {
                 native
@@ -88,13 +96,14 @@ public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
                 }
             }
         self.init(mapped, reason, retryAfter: retryAfter.map(Double.init), serverErrorCode: code, serverRecord: serverRecord)
+        self.userDidResetEncryptedData = userDidResetEncryptedData ?? false
     }
 
     /// A per-zone error.
     public init(_ error: ZoneError) {
         self.init(
             serverErrorCode: error.serverErrorCode, reason: error.reason, retryAfter: error.retryAfter,
-            ckErrorCode: error.ckErrorCode, serverRecord: nil
+            ckErrorCode: error.ckErrorCode, serverRecord: nil, userDidResetEncryptedData: error.userDidResetEncryptedData
         )
     }
 
@@ -102,7 +111,8 @@ public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
     public init(_ error: RecordError) {
         self.init(
             serverErrorCode: error.serverErrorCode, reason: error.reason, retryAfter: error.retryAfter,
-            ckErrorCode: error.ckErrorCode, serverRecord: error.serverRecord
+            ckErrorCode: error.ckErrorCode, serverRecord: error.serverRecord,
+            userDidResetEncryptedData: error.userDidResetEncryptedData
         )
     }
 }

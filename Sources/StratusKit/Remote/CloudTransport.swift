@@ -89,7 +89,7 @@ struct CloudTransport: Sendable {
             }
             throw CloudError(
                 serverErrorCode: body.serverErrorCode, reason: body.reason, retryAfter: body.retryAfter,
-                ckErrorCode: body.ckErrorCode, serverRecord: nil
+                ckErrorCode: body.ckErrorCode, serverRecord: nil, userDidResetEncryptedData: body.userDidResetEncryptedData
             )
         }
         return data

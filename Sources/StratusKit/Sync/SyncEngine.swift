@@ -133,9 +133,13 @@ public actor SyncEngine {
                 try await deliver(.zoneChangeTokenExpired(zoneID))
                 try await deliver(.stateUpdate(state))
                 continue
-            case .failure(let error) where error.code == .zoneNotFound:
+            case .failure(let error) where error.code == .zoneNotFound || error.code == .userDeletedZone:
+                // The zone went since the database feed said: tell it as the feed would have,
+                // with why (purged: userDeletedZone; reset: the encrypted-data marker).
+                let reason: ZoneDeletionReason =
+                    error.code == .userDeletedZone ? .purged : error.userDidResetEncryptedData ? .encryptedDataReset : .deleted
                 state.zoneTokens[key] = nil
-                try await deliver(.fetchedDatabaseChanges(modifications: [], deletions: [(zoneID, .deleted)]))
+                try await deliver(.fetchedDatabaseChanges(modifications: [], deletions: [(zoneID, reason)]))
                 try await deliver(.didFetchRecordZoneChanges(zoneID, error: error))
                 return
             case .failure(let error):

@@ -58,7 +58,8 @@ public struct IndexChangeRequest: Sendable, Hashable, Codable {
     public var container: String
     public var environment: ContainerEnvironment
     public var recordType: String
-    /// A field of the record type, or a system field's index name (`___recordId`, `___createTime`, …).
+    /// A field of the record type, or a system field's index name (`___recordId`, `___createTime`, …;
+    /// `___recordID`, as Apple's schema files spell it, is stored as `___recordId`).
     public var fieldName: String
     public var index: IndexKind
     /// `true` adds the index (the default), `false` removes it.

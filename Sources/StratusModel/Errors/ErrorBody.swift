@@ -1,7 +1,10 @@
 /// The body of a failed request (any non-200): `{ uuid, serverErrorCode, reason, retryAfter?, redirectURL? }`.
 ///
 /// `ckErrorCode` is a Stratus addition: the native `CKError.Code` number, sent only where the
-/// web code is ambiguous (21 = change token expired, with `BAD_REQUEST`).
+/// web code is ambiguous (21 = change token expired, with `BAD_REQUEST`; 28 = the user deleted
+/// the zone, with `ZONE_NOT_FOUND`). `userDidResetEncryptedData` (also a Stratus addition, sent
+/// only as `true`) marks a `ZONE_NOT_FOUND` whose zone went in an encrypted-data reset — native
+/// CloudKit's `CKErrorUserDidResetEncryptedDataKey`.
 public struct ErrorBody: Sendable, Hashable, Codable, Error {
     public var uuid: String
     public var serverErrorCode: ServerErrorCode
@@ -9,10 +12,11 @@ public struct ErrorBody: Sendable, Hashable, Codable, Error {
     public var retryAfter: Int?
     public var redirectURL: String?
     public var ckErrorCode: Int?
+    public var userDidResetEncryptedData: Bool?
 
     public init(
         uuid: String, serverErrorCode: ServerErrorCode, reason: String,
-        retryAfter: Int? = nil, redirectURL: String? = nil, ckErrorCode: Int? = nil
+        retryAfter: Int? = nil, redirectURL: String? = nil, ckErrorCode: Int? = nil, userDidResetEncryptedData: Bool? = nil
     ) {
         self.uuid = uuid
         self.serverErrorCode = serverErrorCode
@@ -20,6 +24,7 @@ public struct ErrorBody: Sendable, Hashable, Codable, Error {
         self.retryAfter = retryAfter
         self.redirectURL = redirectURL
         self.ckErrorCode = ckErrorCode
+        self.userDidResetEncryptedData = userDidResetEncryptedData
     }
 }
 
@@ -35,12 +40,16 @@ public struct RecordError: Sendable, Hashable, Codable, Error {
     public var uuid: String?
     public var redirectURL: String?
     public var serverRecord: Record?
-    /// The native CKError code where the web code is ambiguous (27: limit exceeded, 30: already shared).
+    /// The native CKError code where the web code is ambiguous (27: limit exceeded; 28: the
+    /// user deleted the zone; 30: already shared).
     public var ckErrorCode: Int?
+    /// `true` on a `ZONE_NOT_FOUND` whose zone went in an encrypted-data reset (see ``ErrorBody``).
+    public var userDidResetEncryptedData: Bool?
 
     public init(
         recordName: String?, serverErrorCode: ServerErrorCode, reason: String,
-        uuid: String? = nil, serverRecord: Record? = nil, retryAfter: Int? = nil, ckErrorCode: Int? = nil
+        uuid: String? = nil, serverRecord: Record? = nil, retryAfter: Int? = nil, ckErrorCode: Int? = nil,
+        userDidResetEncryptedData: Bool? = nil
     ) {
         self.recordName = recordName
         self.serverErrorCode = serverErrorCode
@@ -49,6 +58,7 @@ public struct RecordError: Sendable, Hashable, Codable, Error {
         self.serverRecord = serverRecord
         self.retryAfter = retryAfter
         self.ckErrorCode = ckErrorCode
+        self.userDidResetEncryptedData = userDidResetEncryptedData
     }
 }
 
@@ -61,12 +71,18 @@ public struct ZoneError: Sendable, Hashable, Codable, Error {
     public var uuid: String?
     public var redirectURL: String?
     public var ckErrorCode: Int?
+    /// `true` on a `ZONE_NOT_FOUND` whose zone went in an encrypted-data reset (see ``ErrorBody``).
+    public var userDidResetEncryptedData: Bool?
 
-    public init(zoneID: ZoneID, serverErrorCode: ServerErrorCode, reason: String, uuid: String? = nil, ckErrorCode: Int? = nil) {
+    public init(
+        zoneID: ZoneID, serverErrorCode: ServerErrorCode, reason: String, uuid: String? = nil, ckErrorCode: Int? = nil,
+        userDidResetEncryptedData: Bool? = nil
+    ) {
         self.zoneID = zoneID
         self.serverErrorCode = serverErrorCode
         self.reason = reason
         self.uuid = uuid
         self.ckErrorCode = ckErrorCode
+        self.userDidResetEncryptedData = userDidResetEncryptedData
     }
 }

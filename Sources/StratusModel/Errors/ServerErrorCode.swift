@@ -71,6 +71,9 @@ public enum CKErrorCodeNumber {
     public static let changeTokenExpired = 21
     /// `CKError.Code.limitExceeded`: the request (or record) is too large; split it and retry.
     public static let limitExceeded = 27
+    /// `CKError.Code.userDeletedZone`: the user deleted the app's data from Settings (the zone
+    /// was purged); sent with `ZONE_NOT_FOUND`.
+    public static let userDeletedZone = 28
     /// `CKError.Code.alreadyShared`: the save would put a record, or a zone and its records, in a
     /// second share (a per-item `BAD_REQUEST`: CloudKit Web Services documents no code for it).
     public static let alreadyShared = 30

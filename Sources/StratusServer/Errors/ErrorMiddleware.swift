@@ -52,7 +52,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     static func response(for error: CoreError, requestID: String, status: HTTPResponse.Status? = nil) -> Response {
         let body = ErrorBody(
             uuid: requestID, serverErrorCode: error.code, reason: error.reason,
-            retryAfter: error.retryAfter, redirectURL: error.redirectURL, ckErrorCode: error.ckErrorCode
+            retryAfter: error.retryAfter, redirectURL: error.redirectURL, ckErrorCode: error.ckErrorCode,
+            userDidResetEncryptedData: error.userDidResetEncryptedData
         )
         let status = status ?? HTTPResponse.Status(code: error.code.httpStatus)
         var response: Response

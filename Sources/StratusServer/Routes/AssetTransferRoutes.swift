@@ -8,8 +8,10 @@ import StratusModel
 /// The bytes of assets, on the URLs `assets/upload` and fetched records hand out:
 /// - `POST` (or `PUT`) `/stratus/v1/assets/upload/{ticket}`: the raw bytes, streamed to disk
 ///   (never collected whole), answered `{"singleFile": {…}}`.
-/// - `GET` (or `HEAD`) `/stratus/v1/assets/download/{ticket}`: the bytes, with `Content-Length`,
-///   an `ETag` (the checksum), `If-None-Match` and single `Range` requests.
+/// - `GET` (or `HEAD`) `/stratus/v1/assets/download/{ticket}/{file}`: the bytes, with `Content-Length`,
+///   an `ETag` (the checksum), `If-None-Match` and single `Range` requests. A download URL ends in
+///   Apple's `${f}` file-name placeholder: `{file}` is any name a client put there, or the
+///   placeholder itself (sent as is or percent-encoded); `…/download/{ticket}` alone serves too.
 /// The signed ticket in the path is the credential. Registered before the body deadline
 /// middleware, which would read a body whole: the upload keeps its own deadline.
 struct AssetTransferRoutes {
@@ -23,6 +25,9 @@ struct AssetTransferRoutes {
         group.put("assets/upload/:ticket", use: upload)
         group.get("assets/download/:ticket", use: download)
         group.head("assets/download/:ticket", use: download)
+        // The file name only names the download: the ticket alone decides what is served.
+        group.get("assets/download/:ticket/:file", use: download)
+        group.head("assets/download/:ticket/:file", use: download)
     }
 
     @Sendable private func upload(_ request: Request, context: StratusRequestContext) async throws -> Response {

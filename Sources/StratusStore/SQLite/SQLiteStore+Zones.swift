@@ -65,6 +65,26 @@ extension SQLiteStore {
         }
     }
 
+    public func deletionReason(of zone: ZoneKey) async throws(StoreError) -> ZoneDeletionReason? {
+        try await read { db in
+            let database = zone.database
+            // The latest incarnation of the name (ids grow): a live one has no deletion reason.
+            guard let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT deleted_seq, deleted_reason FROM zones
+                    WHERE container = ? AND environment = ? AND scope = ? AND owner = ? AND name = ?
+                    ORDER BY id DESC LIMIT 1
+                    """,
+                arguments: [database.container, database.environment.rawValue, database.scope.rawValue, database.owner, zone.name]
+            ) else { return nil }
+            let deletedSeq: Int64? = row[0]
+            let reason: String? = row[1]
+            guard deletedSeq != nil else { return nil }
+            return reason.flatMap(ZoneDeletionReason.init(rawValue:)) ?? .deleted
+        }
+    }
+
     public func compact(_ zone: ZoneKey) async throws(StoreError) -> StoredZone {
         try await write { db in
             guard var stored = try SQLiteStore.fetchZone(zone, in: db) else { throw StoreError(.zoneNotFound) }

@@ -18,6 +18,10 @@ public protocol RecordStore: Sendable {
     /// Deletes a zone and its records; the zone stays in the database feed as deleted, with `reason`.
     /// - Throws: ``StoreError/Kind/zoneNotFound``.
     func deleteZone(_ zone: ZoneKey, reason: ZoneDeletionReason) async throws(StoreError) -> StoredZone
+    /// Why the zone of this name last left its database, while no live zone has the name: the
+    /// reason its latest incarnation was deleted with. `nil` when one lives or none ever did.
+    /// Read only to answer a request that met a missing zone.
+    func deletionReason(of zone: ZoneKey) async throws(StoreError) -> ZoneDeletionReason?
 
     /// Applies one zone's writes in one transaction.
     /// - Throws: ``StoreError/Kind/zoneNotFound`` when the zone does not exist.

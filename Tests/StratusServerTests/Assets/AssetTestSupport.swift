@@ -9,7 +9,10 @@ import Testing
 /// Asset calls as a CKWS client makes them: upload URLs, raw bytes, downloads by URL.
 extension TestServer {
     /// The path and query of a URL the server handed out (the test client speaks to its own socket).
+    /// The braces of a download URL's `${f}` placeholder are not URL characters: they are sent
+    /// percent-encoded, as a browser sends them.
     static func path(of url: String) -> String {
+        let url = url.replacingOccurrences(of: "{", with: "%7B").replacingOccurrences(of: "}", with: "%7D")
         guard let components = URLComponents(string: url) else { return url }
         return components.percentEncodedPath + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
     }

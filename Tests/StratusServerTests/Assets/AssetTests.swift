@@ -246,6 +246,26 @@ import Testing
         }
     }
 
+    @Test func aDownloadURLEndsInTheFileNamePlaceholderAndServesWithItFilledIn() async throws {
+        try await TestServer.run { server in
+            try await server.createZone("Trips")
+            let bytes = Photos.bytes(20_000)
+            _ = try await server.modify([Photos.save("lisbon", photo: try await server.upload(bytes))], zone: "Trips")
+            let url = try #require(try await server.photo(of: "lisbon")?.downloadURL)
+            #expect(url.hasSuffix("/${f}"), "Apple's download URLs end in a ${f} file-name placeholder: \(url)")
+            // A client puts any file name there; the placeholder (as a browser sends it) and the
+            // URL without it serve too.
+            let prefix = String(url.dropLast("${f}".count))
+            for served in [prefix + "tram.jpg", prefix + "Tram%2028.jpg", prefix + "$%7Bf%7D", prefix + "%24%7Bf%7D", String(prefix.dropLast())] {
+                let response = try await server.download(served)
+                #expect(response.status == .ok, "\(served)")
+                #expect(Array(response.body.readableBytesView) == bytes, "\(served)")
+            }
+            let head = try await server.download(prefix + "tram.jpg", method: .head)
+            #expect(head.status == .ok && head.headers[.contentLength] == "20000")
+        }
+    }
+
     @Test func collectionRemovesUnreferencedBlobsAndKeepsReferencedOnes() async throws {
         try await TestServer.run { server in
             try await server.createZone("Trips")

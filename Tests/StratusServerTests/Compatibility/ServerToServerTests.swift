@@ -54,8 +54,9 @@ import Testing
             return data
         }
 
-        func headers(body: Data, path: String, keyID: String, date: Date = Date(), signedBody: Data? = nil) throws -> HTTPFields {
-            let stamp = date.formatted(.iso8601)
+        /// `stamp` replaces the date as sent and signed (Apple's form of `date` when `nil`).
+        func headers(body: Data, path: String, keyID: String, date: Date = Date(), signedBody: Data? = nil, stamp: String? = nil) throws -> HTTPFields {
+            let stamp = stamp ?? date.formatted(.iso8601)
             let hash = Data(SHA256.hash(data: signedBody ?? body)).base64EncodedString()
             let signature = try sign(Data("\(stamp):\(hash):\(path)".utf8)).base64EncodedString()
             return [

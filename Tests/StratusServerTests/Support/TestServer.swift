@@ -23,7 +23,8 @@ struct TestServer {
 
     static let base = "/database/1/\(DevSeeder.container)/development"
 
-    /// Runs `body` against a fresh server. Pass `directory` to reuse a data directory (restart tests).
+    /// Runs `body` against a fresh server. Pass `directory` to reuse a data directory (restart tests);
+    /// `requireIndexes` runs it as `stratus serve --require-indexes`.
     static func run<T: Sendable>(
         directory: URL? = nil,
         limits: ServiceLimits = .strict,
@@ -31,6 +32,7 @@ struct TestServer {
         http: HTTPOptions = HTTPOptions(),
         buggify: BuggifySetting? = nil,
         devSignIn: Bool = false,
+        requireIndexes: Bool = false,
         now: (@Sendable () -> Int64)? = nil,
         _ body: @Sendable (TestServer) async throws -> T
     ) async throws -> T {
@@ -40,6 +42,7 @@ struct TestServer {
         let (store, closeStore) = try await TestStore.open(directory: dir, file: "stratus.sqlite")
         var configuration = CoreConfiguration(limits: limits, buggify: buggify)
         configuration.signInListsAccounts = devSignIn
+        configuration.requireIndexes = requireIndexes
         if let now { configuration.now = now }
         let blobDirectory = dir.appendingPathComponent("blobs", isDirectory: true)
         let services = StratusServices(store: store, blobs: try FileBlobStore(directory: blobDirectory), configuration: configuration)
