@@ -130,6 +130,10 @@ extension PostgresStore: PushStore {
             """)) { _ in true } ?? false
     }
 
+    public func advancePushToken(_ token: String, through position: Int64) async throws(StoreError) {
+        try await query("UPDATE push_tokens SET start_position = GREATEST(start_position, \(position)) WHERE token = \(token)")
+    }
+
     public func pushToken(_ token: String) async throws(StoreError) -> StoredPushToken? {
         let row = try await first(query("""
             SELECT token, container, environment, apns_environment, user_record_name, device_id, start_position

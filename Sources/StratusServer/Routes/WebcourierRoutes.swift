@@ -7,9 +7,13 @@ import StratusCore
 import StratusModel
 
 /// A push token's notification feed, in place of APNs:
-/// - `GET /stratus/v1/push/{token}[?cursor=C]`: the webcourier long-poll. Answers at once when
-///   notifications are due after the cursor, else holds the request until one is (or ~25 s,
-///   then answers an empty page with the same cursor).
+/// - `GET /stratus/v1/push/{token}[?cursor=C]`: the webcourier long-poll, Stratus's protocol.
+///   Answers at once when notifications are due after the cursor, else holds the request until
+///   one is (or ~25 s, then answers an empty page with the same cursor). The client keeps the
+///   cursor, so it may replay; Apple's courier never replays.
+/// - `GET /stratus/v1/push/{token}?format=apns`: Apple's courier shape — held the same way, it
+///   answers one `{aps, ck}` payload (``ApplePushPayload``) and consumes it, or `{}` when none
+///   arrived in time.
 /// - `GET /stratus/v1/push/{token}/events`: the same feed as server-sent events, one open
 ///   connection; resumes from `Last-Event-ID` or `?cursor=`; `?timeout=S` ends the stream after
 ///   S seconds (for clients and checks that want a bounded answer).
@@ -39,12 +43,19 @@ struct WebcourierRoutes {
     @Sendable private func poll(_ request: Request, context: StratusRequestContext) async throws -> Response {
         let token = try context.parameters.require("token")
         let wait = try Self.timeout(request) ?? Self.longestWait
-        let cursor = request.uri.queryParameters.get("cursor").map { String($0) }
+        let apple = try Self.isAppleFormat(request)
+        // Apple's courier keeps the position itself (consumed on delivery): no cursor.
+        let cursor = apple ? nil : request.uri.queryParameters.get("cursor").map { String($0) }
+        let tokens = self.tokens
+        let render: @Sendable (FeedPage) async throws -> ByteBuffer = { page in
+            guard apple else { return ByteBuffer(page) }
+            let payload = try await tokens.consumeFirst(of: page, token: token)
+            return try payload.map { try JSONBody.encode($0) } ?? ByteBuffer(string: "{}")
+        }
         switch try await tokens.look(token: token, cursor: cursor, wait: .seconds(wait)) {
         case .page(let page):
-            return Self.answer(body: .init(byteBuffer: ByteBuffer(page)))
+            return Self.answer(body: .init(byteBuffer: try await render(page)))
         case .wait(let waiter):
-            let tokens = self.tokens
             return Self.answer(
                 body: ResponseBody { writer in
                     ServerMetrics.pollOpened()
@@ -55,7 +66,7 @@ struct WebcourierRoutes {
                     } onGracefulShutdown: {
                         tokens.closeFeeds()
                     }
-                    try await writer.write(ByteBuffer(page))
+                    try await writer.write(try await render(page))
                     try await writer.finish(nil)
                 })
         }
@@ -87,6 +98,15 @@ struct WebcourierRoutes {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=UTF-8"
         return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// Whether `format=apns` asks for Apple's courier shape (`format=stratus` or none: the feed).
+    private static func isAppleFormat(_ request: Request) throws -> Bool {
+        switch request.uri.queryParameters.get("format") {
+        case nil, "stratus": false
+        case "apns": true
+        case let other?: throw CoreError.badRequest("format must be apns or stratus, not '\(other)'")
+        }
     }
 
     /// The `timeout` query parameter, in seconds (0-25), when given.

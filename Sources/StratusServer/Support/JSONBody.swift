@@ -49,13 +49,17 @@ enum JSONBody {
 
     /// A 200 response carrying `value` as JSON.
     static func response<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok, numbersAsStrings: Bool = false) throws -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=UTF-8"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: try encode(value, numbersAsStrings: numbersAsStrings)))
+    }
+
+    /// `value` as the server writes JSON (slashes unescaped).
+    static func encode<T: Encodable>(_ value: T, numbersAsStrings: Bool = false) throws -> ByteBuffer {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
         if numbersAsStrings { encoder.userInfo[.numbersAsStrings] = true }
-        let data = try encoder.encode(value)
-        var headers = HTTPFields()
-        headers[.contentType] = "application/json; charset=UTF-8"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(data: data)))
+        return ByteBuffer(data: try encoder.encode(value))
     }
 
     /// What did not decode, in the caller's terms: which key, and what was expected there

@@ -139,6 +139,14 @@ extension SQLiteStore: PushStore {
         }
     }
 
+    public func advancePushToken(_ token: String, through position: Int64) async throws(StoreError) {
+        try await write { db in
+            try db.execute(
+                sql: "UPDATE push_tokens SET start_position = max(start_position, ?) WHERE token = ?", arguments: [position, token]
+            )
+        }
+    }
+
     public func pushToken(_ token: String) async throws(StoreError) -> StoredPushToken? {
         try await read { db in
             try Row.fetchOne(

@@ -161,6 +161,9 @@ public protocol PushStore: Sendable {
     /// Binds a token to an account (and a device, when given). - Returns: `false` when no such token exists.
     func registerPushToken(_ token: String, user: String, deviceID: String?) async throws(StoreError) -> Bool
     func pushToken(_ token: String) async throws(StoreError) -> StoredPushToken?
+    /// Moves a token's start (where a poll without a cursor begins) up to `position`, never back:
+    /// what Apple's courier delivered is consumed.
+    func advancePushToken(_ token: String, through position: Int64) async throws(StoreError)
 
     /// Appends notifications in order and trims the recipients' feeds to `retention`.
     /// - Returns: the position of the last one appended.

@@ -1,0 +1,99 @@
+/// A notification in the shape Apple's courier delivers it: one APNs payload, `{aps, ck}`, per
+/// answer — what `GET <webcourierURL>?format=apns` answers, for web clients written against
+/// Apple's courier. The `ck` dictionary is not publicly documented; its keys here are the ones
+/// seen in CloudKit's payloads and read by `CKNotification(fromRemoteNotificationDictionary:)`:
+/// `cid` container, `ce` environment (1 development, 2 production), `nid` notification ID, and
+/// one of `met` (database), `fet` (record zone) or `qry` (query) with `dbs` (database scope:
+/// 1 public, 2 private, 3 shared), `sid` subscription ID, `zid`/`zoid` zone name and owner, and
+/// for queries `rid` record name and `fo` reason (1 created, 2 updated, 3 deleted).
+public struct ApplePushPayload: Sendable, Hashable, Codable {
+    /// The APNs part: silent (`content-available`) unless the subscription asked for an alert.
+    public struct APS: Sendable, Hashable, Codable {
+        public struct Alert: Sendable, Hashable, Codable {
+            public var body: String?
+            public var locKey: String?
+            public var locArgs: [String]?
+
+            enum CodingKeys: String, CodingKey {
+                case body
+                case locKey = "loc-key"
+                case locArgs = "loc-args"
+            }
+        }
+
+        public var alert: Alert?
+        public var sound: String?
+        public var contentAvailable: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case alert, sound
+            case contentAvailable = "content-available"
+        }
+    }
+
+    /// The CloudKit part.
+    public struct CK: Sendable, Hashable, Codable {
+        /// Where the change happened: one of `met`, `fet`, `qry`.
+        public struct Source: Sendable, Hashable, Codable {
+            public var dbs: Int
+            public var sid: String?
+            public var zid: String?
+            public var zoid: String?
+            public var rid: String?
+            public var fo: Int?
+        }
+
+        public var cid: String
+        public var ce: Int?
+        public var nid: String
+        /// Set on the notification that stands for notifications dropped from the feed.
+        public var p: Bool?
+        public var met: Source?
+        public var fet: Source?
+        public var qry: Source?
+    }
+
+    public var aps: APS
+    public var ck: CK
+
+    /// The payload Apple's courier would carry for `notification`.
+    public init(_ notification: PushNotification) {
+        let info = notification.notificationInfo
+        let alert: APS.Alert? =
+            info?.alertBody != nil || info?.alertLocalizationKey != nil
+            ? APS.Alert(body: info?.alertBody, locKey: info?.alertLocalizationKey, locArgs: info?.alertLocalizationArgs) : nil
+        let silent = alert == nil || info?.shouldSendContentAvailable == true
+        aps = APS(alert: alert, sound: info?.soundName, contentAvailable: silent ? 1 : nil)
+        let scope: Int =
+            switch notification.databaseScope {
+            case .public: 1
+            case .private: 2
+            case .shared: 3
+            }
+        var source = CK.Source(dbs: scope, sid: notification.subscriptionID)
+        ck = CK(
+            cid: notification.containerIdentifier, ce: notification.environment.map { $0 == .production ? 2 : 1 },
+            nid: notification.notificationID, p: notification.isPruned ? true : nil
+        )
+        switch notification.notificationType {
+        case .database:
+            ck.met = source
+        case .recordZone:
+            source.zid = notification.zoneID?.zoneName
+            source.zoid = notification.zoneID?.ownerRecordName
+            ck.fet = source
+        case .query:
+            source.zid = notification.zoneID?.zoneName
+            source.zoid = notification.zoneID?.ownerRecordName
+            source.rid = notification.recordName
+            source.fo =
+                switch notification.queryNotificationReason {
+                case .recordCreated: 1
+                case .recordUpdated: 2
+                case .recordDeleted: 3
+                case nil: nil
+                }
+            ck.qry = source
+        }
+    }
+}
