@@ -119,7 +119,7 @@ struct PostgresBatchApplier {
         switch write.action {
         case .delete:
             guard let record = live else { return .deleted(name: write.name) }
-            changes.append(RecordChange(name: record.name, type: record.type, fields: record.fields, kind: .deleted))
+            changes.append(RecordChange(record, kind: .deleted))
             try await delete(record, zoneID: zoneID, stamp: stamp, seq: &seq)
             try await deleteSources(of: record.name, zoneID: zoneID, stamp: stamp, seq: &seq)
             return .deleted(name: write.name)
@@ -151,7 +151,7 @@ struct PostgresBatchApplier {
             try await upsert(record, fieldsJSON: replace ? fieldsJSON : nil, zoneID: zoneID)
             try await updateReferences(of: record, before: live, zoneID: zoneID)
             try await updateAssets(of: record, before: live, zoneID: zoneID)
-            changes.append(RecordChange(name: record.name, type: record.type, fields: record.fields, kind: .updated))
+            changes.append(RecordChange(record, kind: .updated))
             return .saved(record)
         }
     }
@@ -197,7 +197,7 @@ struct PostgresBatchApplier {
         try await upsert(record, fieldsJSON: fieldsJSON, zoneID: zoneID)
         try await updateReferences(of: record, before: nil, zoneID: zoneID)
         try await updateAssets(of: record, before: nil, zoneID: zoneID)
-        changes.append(RecordChange(name: record.name, type: type, fields: record.fields, kind: .created))
+        changes.append(RecordChange(record, kind: .created))
         return .saved(record)
     }
 

@@ -37,7 +37,7 @@ extension PostgresQuerySQL {
     /// Word tokens, case-insensitive: the field's text is lower-cased, punctuation becomes spaces.
     private mutating func tokens(in text: String, _ value: FieldValue, all: Bool) -> String {
         guard case .string(let phrase) = value else { return all ? "TRUE" : "FALSE" }
-        let words = phrase.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
+        let words = RecordQuery.searchWords(phrase)
         guard !words.isEmpty else { return all ? "TRUE" : "FALSE" }
         let normalized = "(' ' || regexp_replace(lower(\(text)), '[,.!?;:()/\"-]', ' ', 'g') || ' ')"
         let terms = words.map { word in "strpos(\(normalized), \(parameter(" \(word) "))) > 0" }

@@ -1,8 +1,10 @@
 import StratusModel
 import StratusStore
 
-/// Which subscriptions a committed change fires, and the notifications it makes: at most one per
-/// subscription per change, each for the subscription's owner.
+/// Which subscriptions a committed change fires, and the notifications it makes, each for the
+/// subscription's owner: one per database or zone subscription per change, and one per query
+/// subscription per changed record its query answers (as CloudKit sends a CKQueryNotification
+/// per record; a `firesOnce` subscription fires for the first only).
 ///
 /// - The owner's private database: database subscriptions, zone subscriptions of the zone (or
 ///   zone-wide), query subscriptions of the zone whose query a changed record matches with a
@@ -17,18 +19,18 @@ struct NotificationPlanner: Sendable {
     /// The notifications, and the `firesOnce` subscriptions that fired.
     func plan(_ event: CommitEvent, now: Int64) async throws(StoreError) -> (notifications: [NewNotification], fired: [StoredSubscription]) {
         let database = event.zone.database
-        // Each firing subscription with the record change it names (queries), matched once.
+        // Each firing subscription with the record change it names (queries: one per record).
         var fired: [(subscription: StoredSubscription, change: RecordChange?)] = []
         switch database.scope {
         case .private:
             let own = try await subscriptions.subscriptions(
                 container: database.container, environment: database.environment, scope: .private, users: [database.owner]
             )
-            fired += own.compactMap { stored in fires(stored, for: event).map { (stored, $0.change) } }
+            fired += own.flatMap { stored in firings(of: stored, for: event).map { (subscription: stored, change: $0) } }
             fired += try await participantSubscriptions(for: event).map { ($0, nil) }
         case .public:
             let all = try await subscriptions.subscriptions(container: database.container, environment: database.environment, scope: .public, users: nil)
-            fired += all.compactMap { stored in fires(stored, for: event).map { (stored, $0.change) } }
+            fired += all.flatMap { stored in firings(of: stored, for: event).map { (subscription: stored, change: $0) } }
         case .shared:
             break
         }
@@ -40,35 +42,36 @@ struct NotificationPlanner: Sendable {
                 notification: notification(for: stored, change: change, event: event, now: now)
             )
         }
-        return (notifications, fired.map(\.subscription).filter { $0.subscription.firesOnce == true })
+        var once = Set<String>()
+        let firedOnce = fired.map(\.subscription).filter { stored in
+            stored.subscription.firesOnce == true && once.insert(stored.subscription.subscriptionID).inserted
+        }
+        return (notifications, firedOnce)
     }
 
-    /// Whether a private or public subscription fires, and for queries the record change it names.
-    private func fires(_ stored: StoredSubscription, for event: CommitEvent) -> Firing? {
+    /// The notifications a private or public subscription makes for the change: none, one
+    /// (`nil`: database and zone subscriptions), or for a query each changed record it answers.
+    private func firings(of stored: StoredSubscription, for event: CommitEvent) -> [RecordChange?] {
         let subscription = stored.subscription
         let zoneName = event.zone.name
         switch subscription.kind {
         case .database:
-            return Firing(change: nil)
+            return [nil]
         case .zone:
             let matches = subscription.zoneWide == true || (subscription.zoneID?.zoneName ?? ZoneID.defaultZoneName) == zoneName
-            return matches ? Firing(change: nil) : nil
+            return matches ? [nil] : []
         case .query:
             guard let query = subscription.query,
-                subscription.zoneWide == true || (subscription.zoneID?.zoneName ?? ZoneID.defaultZoneName) == zoneName
-            else { return nil }
-            let predicate = RecordPredicate(query: query)
+                subscription.zoneWide == true || (subscription.zoneID?.zoneName ?? ZoneID.defaultZoneName) == zoneName,
+                let predicate = RecordPredicate(query: query)
+            else { return [] }
             let triggers = subscription.triggers ?? Set(Subscription.Trigger.allCases)
-            return event.changes.first { change in
-                triggers.contains(change.kind.trigger) && predicate.matches(type: change.type, fields: change.fields)
-            }.map { Firing(change: $0) }
+            let matching = event.changes.filter { change in triggers.contains(change.kind.trigger) && predicate.matches(change) }
+            // A fires-once subscription is gone after its first notification.
+            return subscription.firesOnce == true ? matching.prefix(1).map { $0 } : matching.map { $0 }
         case nil:
-            return nil
+            return []
         }
-    }
-
-    private struct Firing {
-        var change: RecordChange?
     }
 
     /// Shared-database subscriptions of the zone's participants that this change concerns.
@@ -108,6 +111,9 @@ struct NotificationPlanner: Sendable {
         return !(try await store.hierarchy(rootedAt: roots, in: event.zone)).isDisjoint(with: event.touched)
     }
 
+    /// A database notification names no zone (CKDatabaseNotification has none: the device
+    /// fetches the database's changes); a zone notification names its zone, a query
+    /// notification its record's zone.
     private func notification(for stored: StoredSubscription, change: RecordChange?, event: CommitEvent, now: Int64) -> PushNotification {
         let subscription = stored.subscription
         let scope = stored.subscriber.scope
@@ -115,12 +121,15 @@ struct NotificationPlanner: Sendable {
         var notification = PushNotification(
             notificationID: "", notificationType: .database, subscriptionID: subscription.subscriptionID,
             containerIdentifier: event.zone.database.container, environment: event.zone.database.environment,
-            databaseScope: scope, zoneID: zoneID, notificationInfo: subscription.notificationInfo, timestamp: now
+            databaseScope: scope, notificationInfo: subscription.notificationInfo, timestamp: now
         )
         switch subscription.kind {
-        case .zone: notification.notificationType = .recordZone
+        case .zone:
+            notification.notificationType = .recordZone
+            notification.zoneID = zoneID
         case .query:
             notification.notificationType = .query
+            notification.zoneID = zoneID
             if let change {
                 notification.recordName = change.name
                 notification.queryNotificationReason = change.kind.reason

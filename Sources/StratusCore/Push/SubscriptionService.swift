@@ -5,8 +5,10 @@ import StratusStore
 /// in one database.
 ///
 /// What CloudKit allows where: `database` subscriptions in the private and shared databases;
-/// `zone` and `query` subscriptions in the private and public databases (not the shared one).
-/// A zone must exist; in production a query's record type must be in the schema.
+/// `zone` subscriptions in the private database, each naming one custom zone (the default zone
+/// has none, and `zoneWide` belongs to query subscriptions); `query` subscriptions in the
+/// private and public databases (not the shared one). A zone must exist; in production a
+/// query's record type must be in the schema.
 public struct SubscriptionService: Sendable {
     let store: any PushStore & RecordStore
     let access: DatabaseAccess
@@ -112,11 +114,17 @@ public struct SubscriptionService: Sendable {
                 return error(id, .badRequest, "database subscriptions exist in the private and shared databases only")
             }
         case .zone:
-            guard scope != .shared else { return error(id, .badRequest, "zone subscriptions are not supported in the shared database") }
-            if subscription.zoneWide != true {
-                guard let zoneID = subscription.zoneID else { return error(id, .badRequest, "a zone subscription needs zoneID (or zoneWide: true)") }
-                if let failure = try await missingZone(zoneID, subscriber: subscriber, id: id) { return failure }
+            guard scope == .private else {
+                return error(id, .badRequest, "zone subscriptions exist in the private database only (not in the \(scope.rawValue) database)")
             }
+            guard subscription.zoneWide != true else {
+                return error(id, .badRequest, "zoneWide belongs to query subscriptions: a zone subscription names its zone in zoneID")
+            }
+            guard let zoneID = subscription.zoneID else { return error(id, .badRequest, "a zone subscription needs zoneID") }
+            guard !zoneID.isDefaultZone else {
+                return error(id, .badRequest, "the default zone has no zone subscriptions: use a custom zone, or a query or database subscription")
+            }
+            if let failure = try await missingZone(zoneID, subscriber: subscriber, id: id) { return failure }
         case .query:
             guard scope != .shared else { return error(id, .badRequest, "query subscriptions are not supported in the shared database") }
             guard let query = subscription.query else { return error(id, .badRequest, "a query subscription needs query") }

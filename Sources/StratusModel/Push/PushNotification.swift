@@ -21,8 +21,9 @@ public struct PushNotification: Sendable, Hashable, Codable {
     public var containerIdentifier: String
     public var environment: ContainerEnvironment?
     public var databaseScope: DatabaseScope
-    /// The zone that changed (its owner included); absent for a database notification that
-    /// summarises several zones.
+    /// Zone notifications: the zone that changed; query notifications: the record's zone (its
+    /// owner included). Absent on database notifications, as CKDatabaseNotification names no
+    /// zone: the device fetches the database's changes.
     public var zoneID: ZoneID?
     /// Set on the one notification that stands for notifications dropped from the feed.
     public var isPruned: Bool

@@ -1,8 +1,9 @@
 /// A subscription dictionary, as CloudKit Web Services sends and receives it (§3.7 of the wire
 /// reference), plus `database` (CKDatabaseSubscription, which CKSyncEngine uses).
 ///
-/// `zone` subscriptions name one zone (or every zone with `zoneWide`); `query` subscriptions carry
-/// a query, `firesOn` and `firesOnce`; `database` subscriptions cover every zone of the database.
+/// `zone` subscriptions name one custom zone of the private database; `query` subscriptions carry
+/// a query, `firesOn` and `firesOnce` (and `zoneID`, or `zoneWide` for every zone); `database`
+/// subscriptions cover every zone of the private or shared database.
 public struct Subscription: Sendable, Hashable, Codable {
     /// The `subscriptionType` values.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {

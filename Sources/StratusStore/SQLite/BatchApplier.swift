@@ -102,7 +102,7 @@ struct BatchApplier {
         switch write.action {
         case .delete:
             guard let record = live else { return .deleted(name: write.name) }
-            changes.append(RecordChange(name: record.name, type: record.type, fields: record.fields, kind: .deleted))
+            changes.append(RecordChange(record, kind: .deleted))
             try delete(record, zoneID: zoneID, stamp: stamp, seq: &seq)
             try deleteSources(of: record.name, zoneID: zoneID, stamp: stamp, seq: &seq)
             return .deleted(name: write.name)
@@ -134,7 +134,7 @@ struct BatchApplier {
             try upsert(record, fieldsJSON: replace ? fieldsJSON : nil, zoneID: zoneID)
             try updateReferences(of: record, before: live, zoneID: zoneID)
             try updateAssets(of: record, before: live, zoneID: zoneID)
-            changes.append(RecordChange(name: record.name, type: record.type, fields: record.fields, kind: .updated))
+            changes.append(RecordChange(record, kind: .updated))
             return .saved(record)
         }
     }
@@ -181,7 +181,7 @@ struct BatchApplier {
         try upsert(record, fieldsJSON: fieldsJSON, zoneID: zoneID)
         try updateReferences(of: record, before: nil, zoneID: zoneID)
         try updateAssets(of: record, before: nil, zoneID: zoneID)
-        changes.append(RecordChange(name: record.name, type: type, fields: record.fields, kind: .created))
+        changes.append(RecordChange(record, kind: .created))
         return .saved(record)
     }
 

@@ -166,10 +166,10 @@ struct QuerySQL {
     /// Word tokens, case-insensitive: the field's text is lower-cased, punctuation becomes spaces.
     private mutating func tokens(in e: String, _ value: FieldValue, all: Bool) -> String {
         guard case .string(let text) = value else { return all ? "1" : "0" }
-        let words = text.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
+        let words = RecordQuery.searchWords(text)
         guard !words.isEmpty else { return all ? "1" : "0" }
         var normalized = "lower(\(e))"
-        for mark in [",", ".", "!", "?", ";", ":", "-", "(", ")", "/", "\""] {
+        for mark in RecordQuery.tokenPunctuation {
             normalized = "replace(\(normalized), '\(mark == "'" ? "''" : mark)', ' ')"
         }
         let terms = words.map { word -> String in
@@ -266,11 +266,7 @@ extension SQLiteStore {
     static let distanceFunction = DatabaseFunction("stratus_distance", argumentCount: 4, pure: true) { values in
         let coordinates = values.compactMap { Double.fromDatabaseValue($0) }
         guard coordinates.count == 4 else { return nil }
-        let radians = coordinates.map { $0 * .pi / 180 }
-        let dLat = radians[2] - radians[0]
-        let dLon = radians[3] - radians[1]
-        let a = sin(dLat / 2) * sin(dLat / 2) + cos(radians[0]) * cos(radians[2]) * sin(dLon / 2) * sin(dLon / 2)
-        return 6_371_000 * 2 * atan2(a.squareRoot(), (1 - a).squareRoot())
+        return RecordQuery.metres(fromLatitude: coordinates[0], fromLongitude: coordinates[1], toLatitude: coordinates[2], toLongitude: coordinates[3])
     }
 
     public func query(_ query: RecordQuery) async throws(StoreError) -> QueryPage {

@@ -1,3 +1,4 @@
+import Foundation
 import StratusModel
 
 /// A query in storage terms: record type, predicates (ANDed), sort keys and a keyset cursor.
@@ -101,4 +102,27 @@ public struct QueryPage: Sendable, Hashable {
         self.zones = zones
         self.next = next
     }
+}
+
+extension RecordQuery {
+    /// Metres between two points on the earth's surface (haversine, radius 6 371 km): what NEAR
+    /// compares with its distance. The SQLite store's `stratus_distance` is this function, and
+    /// query subscriptions evaluate NEAR with it, so both decide alike.
+    public static func metres(fromLatitude: Double, fromLongitude: Double, toLatitude: Double, toLongitude: Double) -> Double {
+        let radians = [fromLatitude, fromLongitude, toLatitude, toLongitude].map { $0 * .pi / 180 }
+        let dLat = radians[2] - radians[0]
+        let dLon = radians[3] - radians[1]
+        let a = sin(dLat / 2) * sin(dLat / 2) + cos(radians[0]) * cos(radians[2]) * sin(dLon / 2) * sin(dLon / 2)
+        return 6_371_000 * 2 * atan2(a.squareRoot(), (1 - a).squareRoot())
+    }
+
+    /// The words a token comparator (`CONTAINS_ALL_TOKENS`, `CONTAINS_ANY_TOKENS`) looks for:
+    /// its value lower-cased, split at every character that is neither a letter nor a digit.
+    public static func searchWords(_ text: String) -> [String] {
+        text.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
+    }
+
+    /// What a token comparator reads as a space in a field's lower-cased text; a word matches
+    /// where it stands between spaces (or the text's ends).
+    public static let tokenPunctuation: [String] = [",", ".", "!", "?", ";", ":", "-", "(", ")", "/", "\""]
 }

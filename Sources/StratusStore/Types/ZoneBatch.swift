@@ -148,7 +148,8 @@ public struct SchemaField: Sendable, Hashable {
 }
 
 /// What one write did to a record, for whoever watches the zone (query subscriptions): the
-/// record's type and fields after a save, before a delete.
+/// record's type, fields and system stamps after a save, before a delete (what records/query
+/// would have answered for it).
 public struct RecordChange: Sendable, Hashable {
     public enum Kind: Sendable, Hashable { case created, updated, deleted }
 
@@ -156,12 +157,25 @@ public struct RecordChange: Sendable, Hashable {
     public var type: String
     public var fields: [String: Field]
     public var kind: Kind
+    /// Who created the record, and when (`createdUserRecordName`, `createdTimestamp`).
+    public var created: RecordStamp?
+    /// Who last modified it, and when (`modifiedUserRecordName`, `modifiedTimestamp`).
+    public var modified: RecordStamp?
 
-    public init(name: String, type: String, fields: [String: Field], kind: Kind) {
+    public init(
+        name: String, type: String, fields: [String: Field], kind: Kind, created: RecordStamp? = nil, modified: RecordStamp? = nil
+    ) {
         self.name = name
         self.type = type
         self.fields = fields
         self.kind = kind
+        self.created = created
+        self.modified = modified
+    }
+
+    /// The change of `record` as it is after a save (or was before a delete).
+    public init(_ record: StoredRecord, kind: Kind) {
+        self.init(name: record.name, type: record.type, fields: record.fields, kind: kind, created: record.created, modified: record.modified)
     }
 }
 
