@@ -120,6 +120,7 @@ struct ControlRoutes: Sendable {
                 container: place.container, environment: place.environment, user: $0.userRecordName
             ).accountPath] },
             "action": "\(place.base)/accounts", "back": "\(place.base)/accounts", "container": place.container,
+            "environment": place.environment.rawValue,
         ]
         return console.views.page("accounts", title: "Accounts and tokens", values, chrome: console.chrome(request, place: place))
     }
@@ -142,6 +143,19 @@ struct ControlRoutes: Sendable {
                 container: place.container, environment: place.environment, userRecordName: user, bytes: bytes
             ))
             return ("Quota \(quota.bytes.map { "\($0) bytes" } ?? "lifted"); \(quota.usedBytes) bytes used.", next)
+        case "apiToken":
+            let token = try await services.identity.createAPIToken(
+                container: place.container, environment: place.environment,
+                settings: APITokenSettings(allowedOrigins: Self.origins(form["origins"]), signInCallbackURL: form["callback"])
+            )
+            return ("API token for \(place.container) (\(place.environment.rawValue), shown once): \(token)", next)
+        case "apiTokenSettings":
+            let info = try await services.identity.updateAPIToken(UpdateAPITokenRequest(
+                apiToken: try form.required("apiToken", label: "the API token"), allowedOrigins: Self.origins(form["origins"]),
+                signInCallbackURL: form["callback"] ?? ""
+            ))
+            let origins = info.allowedOrigins.isEmpty ? "any origin" : info.allowedOrigins.joined(separator: ", ")
+            return ("API token of \(info.container): \(origins); sign-in callback \(info.signInCallbackURL ?? "none").", next)
         case "compact":
             let database = DatabaseScope(rawValue: form["database"] ?? "") ?? .private
             _ = try await services.admin.compactDatabase(CompactDatabaseRequest(
@@ -170,6 +184,11 @@ struct ControlRoutes: Sendable {
             try await services.signIn.setPassword(password, userRecordName: account.userRecordName)
         }
         return ("Account \(account.email) created.", next)
+    }
+
+    /// Origins typed into one field, separated by spaces or commas.
+    private static func origins(_ text: String?) -> [String] {
+        (text ?? "").split { $0 == " " || $0 == "," }.map(String.init)
     }
 
     private static func integer(_ text: String?, _ label: String) throws(ConsoleFailure) -> Int? {

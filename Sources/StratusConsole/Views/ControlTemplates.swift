@@ -64,6 +64,20 @@ enum ControlTemplates {
             {{#accounts}}<option value="{{value}}">{{label}}</option>{{/accounts}}</select></div>
             <div><label for="hours">Valid for (hours; empty: until revoked)</label><input id="hours" name="hours" inputmode="numeric"></div>
             <div><button type="submit" name="operation" value="token">Mint token</button></div></div></fieldset></form>
+            <form method="post" action="{{action}}"><fieldset><legend>Mint an API token for {{container}} ({{environment}})</legend>
+            <input type="hidden" name="formToken" value="{{formToken}}"><input type="hidden" name="back" value="{{back}}">
+            <div class="row"><div><label for="mintOrigins">Allowed origins (space-separated; empty: any)</label>
+            <input id="mintOrigins" name="origins" placeholder="https://app.example.com" autocomplete="off"></div>
+            <div><label for="mintCallback">Sign-in callback URL</label><input id="mintCallback" name="callback" autocomplete="off"></div>
+            <div><button type="submit" name="operation" value="apiToken">Mint API token</button></div></div>
+            <p class="hint">The sign-in page hands web auth tokens only to these: postMessage to an allowed origin, a redirect to the callback.</p>
+            </fieldset></form>
+            <form method="post" action="{{action}}"><fieldset><legend>Where an API token's sign-ins may go</legend>
+            <input type="hidden" name="formToken" value="{{formToken}}"><input type="hidden" name="back" value="{{back}}">
+            <div class="row"><div><label for="settingsToken">API token</label><input id="settingsToken" name="apiToken" required autocomplete="off"></div>
+            <div><label for="settingsOrigins">Allowed origins (space-separated)</label><input id="settingsOrigins" name="origins" autocomplete="off"></div>
+            <div><label for="settingsCallback">Sign-in callback URL (empty: none)</label><input id="settingsCallback" name="callback" autocomplete="off"></div>
+            <div><button type="submit" name="operation" value="apiTokenSettings">Save</button></div></div></fieldset></form>
             <form method="post" action="{{action}}"><fieldset><legend>Revoke a web auth token</legend>
             <input type="hidden" name="formToken" value="{{formToken}}"><input type="hidden" name="back" value="{{back}}">
             <div class="row"><div><label for="revokeToken">Token</label><input id="revokeToken" name="token" required autocomplete="off"></div>

@@ -144,4 +144,30 @@ struct ConsoleEdgeTests {
             #expect(pages == 2 && seen.count == 63, "\(pages) pages, \(seen.count) records")
         }
     }
+
+    @Test("the accounts page mints an API token with its allowed origins and sign-in callback, and changes them")
+    func apiTokenSettings() async throws {
+        try await TestServer.run { server in
+            var browser = ConsoleBrowser(server)
+            _ = try await browser.signIn()
+            let base = "/console/c/\(DevSeeder.container)/development"
+            _ = try await browser.get("\(base)/accounts")
+            let minted = try await browser.post("\(base)/accounts", [
+                ("operation", "apiToken"), ("origins", "https://app.example.com"), ("callback", "https://app.example.com/in"),
+                ("back", "\(base)/accounts"),
+            ])
+            let marker = try #require(minted.text.range(of: "(development, shown once): "))
+            let token = String(minted.text[marker.upperBound...].prefix(64))
+            #expect(token.count == 64 && token.allSatisfy(\.isHexDigit), "\(token)")
+            let saved = try await browser.post("\(base)/accounts", [
+                ("operation", "apiTokenSettings"), ("apiToken", token), ("origins", "https://a.example.com, https://b.example.com"),
+                ("callback", ""), ("back", "\(base)/accounts"),
+            ])
+            #expect(saved.text.contains("https://a.example.com, https://b.example.com; sign-in callback none"), "\(saved.text)")
+            let refused = try await browser.post("\(base)/accounts", [
+                ("operation", "apiTokenSettings"), ("apiToken", token), ("origins", "ftp://x"), ("back", "\(base)/accounts"),
+            ])
+            #expect(refused.text.contains("not an http(s) origin"))
+        }
+    }
 }
