@@ -21,6 +21,9 @@ let package = Package(
         .library(name: "StratusServer", targets: ["StratusServer"]),
         .library(name: "StratusConsole", targets: ["StratusConsole"]),
         .library(name: "StratusKit", targets: ["StratusKit"]),
+        .library(name: "StratusCloudKit", targets: ["StratusCloudKit"]),
+        // `import CloudKit` on Linux: Apple's module name, re-exporting StratusCloudKit.
+        .library(name: "CloudKit", targets: ["CloudKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -161,6 +164,20 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "StratusCloudKit",
+            dependencies: [
+                "StratusModel",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "CloudKit", dependencies: ["StratusCloudKit"], exclude: ["README.md"], swiftSettings: swiftSettings),
+        .target(
             name: "StratusKit",
             dependencies: [
                 "StratusModel",
@@ -190,6 +207,9 @@ let package = Package(
             ],
             swiftSettings: testSwiftSettings
         ),
+        // CloudKit's own API against a real `stratus serve` process: `import CloudKit` only.
+        .testTarget(name: "CloudKitTests", dependencies: ["CloudKit", "stratus"], swiftSettings: testSwiftSettings),
+        .testTarget(name: "StratusCloudKitTests", dependencies: ["StratusCloudKit", "StratusModel"], swiftSettings: testSwiftSettings),
         .testTarget(name: "StratusKitTests", dependencies: ["StratusKit", "StratusModel"], swiftSettings: testSwiftSettings),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"], swiftSettings: testSwiftSettings),
         .testTarget(

@@ -1,0 +1,94 @@
+import Foundation
+import StratusModel
+
+extension CKDatabase {
+    /// What `databaseChanges(since:)` answers: zones changed and deleted since the token, the
+    /// token to send next, and whether more changes wait.
+    public struct DatabaseChange: Sendable {
+        public struct Modification: Sendable {
+            public let zoneID: CKRecordZone.ID
+        }
+
+        public struct Deletion: Sendable {
+            public let zoneID: CKRecordZone.ID
+            public let reason: Reason
+
+            /// Why a zone went.
+            public enum Reason: Sendable, Hashable {
+                case deleted, purged, encryptedDataReset
+            }
+        }
+    }
+
+    /// Zones changed and deleted since `changeToken` (all zones for `nil`).
+    public func databaseChanges(
+        since changeToken: CKServerChangeToken?, resultsLimit: Int? = nil
+    ) async throws -> (modifications: [DatabaseChange.Modification], deletions: [DatabaseChange.Deletion], changeToken: CKServerChangeToken, moreComing: Bool) {
+        let response = try await post(
+            "changes/database", DatabaseChangesRequest(syncToken: changeToken?.value, resultsLimit: resultsLimit), as: DatabaseChangesResponse.self
+        )
+        var modifications: [DatabaseChange.Modification] = []
+        var deletions: [DatabaseChange.Deletion] = []
+        for zone in response.zones {
+            let id = zoneID(zone.zoneID)
+            if zone.deleted == true {
+                let reason: DatabaseChange.Deletion.Reason =
+                    switch zone.deletionReason {
+                    case .purged?: .purged
+                    case .encryptedDataReset?: .encryptedDataReset
+                    default: .deleted
+                    }
+                deletions.append(DatabaseChange.Deletion(zoneID: id, reason: reason))
+            } else {
+                modifications.append(DatabaseChange.Modification(zoneID: id))
+            }
+        }
+        return (modifications, deletions, CKServerChangeToken(response.syncToken), response.moreComing)
+    }
+
+    /// What `recordZoneChanges(inZoneWith:since:)` answers for one zone.
+    public struct RecordZoneChange: Sendable {
+        public struct Modification: @unchecked Sendable {
+            public let record: CKRecord
+        }
+
+        public struct Deletion: Sendable {
+            public let recordID: CKRecord.ID
+            public let recordType: CKRecord.RecordType
+        }
+    }
+
+    /// Records changed and deleted in a zone since `changeToken` (everything for `nil`).
+    public func recordZoneChanges(
+        inZoneWith zoneID: CKRecordZone.ID, since changeToken: CKServerChangeToken?, desiredKeys: [CKRecord.FieldKey]? = nil,
+        resultsLimit: Int? = nil
+    ) async throws -> (
+        modificationResultsByID: [CKRecord.ID: Result<RecordZoneChange.Modification, any Error>],
+        deletions: [RecordZoneChange.Deletion], changeToken: CKServerChangeToken, moreComing: Bool
+    ) {
+        var options = ZoneChangesRequest.ZoneOptions(zoneID: zoneID.wire, syncToken: changeToken?.value, resultsLimit: resultsLimit)
+        options.desiredKeys = desiredKeys
+        let response = try await post("changes/zone", ZoneChangesRequest(zones: [options]), as: ZoneChangesResponse.self)
+        let page: ZoneChangesPage
+        switch response.zones.first {
+        case .success(let found)?: page = found
+        case .failure(let error)?: throw CKError(error)
+        case nil: throw CKError(.serverRejectedRequest, "changes/zone answered no zone")
+        }
+        var modifications: [CKRecord.ID: Result<RecordZoneChange.Modification, any Error>] = [:]
+        var deletions: [RecordZoneChange.Deletion] = []
+        for wire in page.records {
+            let id = CKRecord.ID(recordName: wire.recordName ?? "", zoneID: zoneID)
+            if wire.deleted == true {
+                deletions.append(RecordZoneChange.Deletion(recordID: id, recordType: wire.recordType ?? ""))
+            } else {
+                do {
+                    modifications[id] = .success(RecordZoneChange.Modification(record: try await received(wire, in: zoneID)))
+                } catch {
+                    modifications[id] = .failure(error)
+                }
+            }
+        }
+        return (modifications, deletions, CKServerChangeToken(page.syncToken), page.moreComing)
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import StratusModel
+
+extension CKDatabase {
+    /// Saves and deletes records: one records/modify per zone (saves, then deletes), atomic per
+    /// zone when `atomically` (a failed item fails the zone's others with `batchRequestFailed`).
+    /// Assets in the saved fields are uploaded first, those the server holds already not again.
+    public func modifyRecords(
+        saving recordsToSave: [CKRecord], deleting recordIDsToDelete: [CKRecord.ID],
+        savePolicy: CKModifyRecordsOperation.RecordSavePolicy = .ifServerRecordUnchanged, atomically: Bool = true
+    ) async throws -> (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>]) {
+        var saveResults: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
+        var deleteResults: [CKRecord.ID: Result<Void, any Error>] = [:]
+        let zones = Self.byZone(recordsToSave.map(\.recordID) + recordIDsToDelete).map(\.0)
+        for zoneID in zones {
+            let saves = recordsToSave.filter { $0.recordID.zoneID == zoneID }
+            let deletes = recordIDsToDelete.filter { $0.zoneID == zoneID }
+            var files: [String: URL] = [:]
+            var operations: [RecordOperation] = []
+            for record in saves {
+                files.merge(try await AssetFiles.upload(record, all: savePolicy == .allKeys, in: self), uniquingKeysWith: { $1 })
+                operations.append(record.wireOperation(policy: savePolicy))
+            }
+            operations += deletes.map { RecordOperation(.forceDelete, Record(recordName: $0.recordName)) }
+            let request = ModifyRecordsRequest(operations: operations, zoneID: zoneID.wire, atomic: atomically)
+            let answers: [RecordResult]
+            switch try await itemLevel({ () async throws(CKError) in try await post("records/modify", request, as: RecordsResponse.self) }) {
+            case .success(let response): answers = response.records
+            case .failure(let error):
+                for record in saves { saveResults[record.recordID] = .failure(error) }
+                for id in deletes { deleteResults[id] = .failure(error) }
+                continue
+            }
+            for (index, answer) in answers.enumerated() where index < operations.count {
+                if index < saves.count {
+                    let record = saves[index]
+                    switch answer {
+                    case .success(let wire):
+                        saveResults[record.recordID] = .success(CKRecord.from(wire: wire, zoneID: zoneID, assets: files))
+                    case .failure(let error):
+                        saveResults[record.recordID] = .failure(CKError(error, client: record, zoneID: zoneID))
+                    }
+                } else {
+                    let id = deletes[index - saves.count]
+                    switch answer {
+                    case .success: deleteResults[id] = .success(())
+                    case .failure(let error): deleteResults[id] = .failure(CKError(error, client: nil, zoneID: zoneID))
+                    }
+                }
+            }
+        }
+        return (saveResults, deleteResults)
+    }
+}
+
+extension CKRecord {
+    /// A record the server sent, as the class its type calls for (``CKShare`` for shares).
+    static func from(wire: Record, zoneID: CKRecordZone.ID, assets: [String: URL] = [:]) -> CKRecord {
+        let recordID = ID(recordName: wire.recordName ?? "", zoneID: CKRecordZone.ID.resolving(wire.zoneID, in: zoneID))
+        let type = wire.recordType ?? ""
+        let record = ShareNames.isShareType(type) ? CKShare.make(recordType: type, recordID: recordID) : CKRecord(recordType: type, recordID: recordID)
+        record.apply(wire: wire, assets: assets)
+        return record
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import StratusModel
+
+extension CKError.Code {
+    /// The CKError a CloudKit Web Services error stands for — the house's one mapping (StratusKit
+    /// uses it too). `ckErrorCode`, which Stratus sends where the web code is ambiguous (token
+    /// expired, limit exceeded, the user deleted the zone, already shared), decides first.
+    package init(serverErrorCode code: ServerErrorCode, ckErrorCode: Int?) {
+        if let native = ckErrorCode.flatMap(CKError.Code.init(rawValue:)) {
+            self = native
+            return
+        }
+        self =
+            switch code {
+            case .conflict, .exists: .serverRecordChanged
+            case .accessDenied: .permissionFailure
+            case .notFound: .unknownItem
+            case .zoneNotFound: .zoneNotFound
+            case .atomicError: .batchRequestFailed
+            case .throttled: .requestRateLimited
+            case .tryAgainLater: .serviceUnavailable
+            case .authenticationFailed, .authenticationRequired: .notAuthenticated
+            case .quotaExceeded: .quotaExceeded
+            case .validatingReferenceError: .referenceViolation
+            case .badRequest: .invalidArguments
+            default: .internalError
+            }
+    }
+
+    /// The code of a transport failure that carries no CloudKit error body.
+    package init(_ kind: TransportFailure.Kind) {
+        self =
+            switch kind {
+            case .server(let body): CKError.Code(serverErrorCode: body.serverErrorCode, ckErrorCode: body.ckErrorCode)
+            case .status(let status) where status == 503 || status == 429: .serviceUnavailable
+            case .status: .serverRejectedRequest
+            case .network: .networkFailure
+            case .undecodable: .serverRejectedRequest
+            case .unencodable: .invalidArguments
+            }
+    }
+}
+
+extension CKError {
+    /// A request-level failure in CloudKit's terms.
+    init(_ failure: TransportFailure) {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: "\(failure.path): \(failure.message)"]
+        if case .server(let body) = failure.kind {
+            if let retryAfter = body.retryAfter { info[CKErrorRetryAfterKey] = Double(retryAfter) }
+            if body.userDidResetEncryptedData == true { info[CKErrorUserDidResetEncryptedDataKey] = true }
+            info["ServerErrorCode"] = body.serverErrorCode.rawValue
+        }
+        self.init(CKError.Code(failure.kind), userInfo: info)
+    }
+
+    /// A per-record failure; `client` is the record the caller sent (for `serverRecordChanged`).
+    init(_ error: RecordError, client: CKRecord?, zoneID: CKRecordZone.ID) {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: error.reason]
+        let code = CKError.Code(serverErrorCode: error.serverErrorCode, ckErrorCode: error.ckErrorCode)
+        if let retryAfter = error.retryAfter { info[CKErrorRetryAfterKey] = Double(retryAfter) }
+        if error.userDidResetEncryptedData == true { info[CKErrorUserDidResetEncryptedDataKey] = true }
+        if code == .serverRecordChanged {
+            if let server = error.serverRecord { info[CKRecordChangedErrorServerRecordKey] = CKRecord.from(wire: server, zoneID: zoneID) }
+            if let client {
+                info[CKRecordChangedErrorClientRecordKey] = client
+                if let ancestor = client.ancestor { info[CKRecordChangedErrorAncestorRecordKey] = ancestor }
+            }
+        }
+        info["ServerErrorCode"] = error.serverErrorCode.rawValue
+        self.init(code, userInfo: info)
+    }
+
+    /// A per-zone failure.
+    init(_ error: ZoneError) {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: error.reason]
+        if let retryAfter = error.retryAfter { info[CKErrorRetryAfterKey] = Double(retryAfter) }
+        if error.userDidResetEncryptedData == true { info[CKErrorUserDidResetEncryptedDataKey] = true }
+        self.init(CKError.Code(serverErrorCode: error.serverErrorCode, ckErrorCode: error.ckErrorCode), userInfo: info)
+    }
+
+    /// An error the framework raises itself.
+    init(_ code: Code, _ description: String) {
+        self.init(code, userInfo: [NSLocalizedDescriptionKey: description])
+    }
+
+    /// A `partialFailure` holding per-item errors.
+    static func partialFailure(_ errors: [AnyHashable: any Error], of count: Int) -> CKError {
+        CKError(.partialFailure, userInfo: [
+            NSLocalizedDescriptionKey: "\(errors.count) of \(count) items failed", CKPartialErrorsByItemIDKey: errors,
+        ])
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import StratusModel
+
+extension CKShare {
+    /// A participant's role in a share.
+    public enum ParticipantRole: Int, Sendable, Hashable {
+        case unknown = 0
+        case owner = 1
+        case administrator = 2
+        case privateUser = 3
+        case publicUser = 4
+
+        init(wire: StratusModel.ParticipantRole?) {
+            self =
+                switch wire {
+                case .owner?: .owner
+                case .administrator?: .administrator
+                case .user?: .privateUser
+                case .publicUser?: .publicUser
+                default: .unknown
+                }
+        }
+
+        var wire: StratusModel.ParticipantRole {
+            switch self {
+            case .owner: .owner
+            case .administrator: .administrator
+            case .privateUser: .user
+            case .publicUser: .publicUser
+            case .unknown: .unknown
+            }
+        }
+    }
+
+    /// What a participant (or anyone with the URL) may do with the shared records.
+    public enum ParticipantPermission: Int, Sendable, Hashable {
+        case unknown = 0
+        case none = 1
+        case readOnly = 2
+        case readWrite = 3
+
+        init(wire: SharePermission?) {
+            self =
+                switch wire {
+                case .none?: .none
+                case .readOnly?: .readOnly
+                case .readWrite?: .readWrite
+                default: .unknown
+                }
+        }
+
+        var wire: SharePermission {
+            switch self {
+            case .none: .none
+            case .readOnly: .readOnly
+            case .readWrite: .readWrite
+            case .unknown: .unknown
+            }
+        }
+    }
+
+    /// Whether a participant accepted the share.
+    public enum ParticipantAcceptanceStatus: Int, Sendable, Hashable {
+        case unknown = 0
+        case pending = 1
+        case accepted = 2
+        case removed = 3
+
+        init(wire: StratusModel.ParticipantAcceptanceStatus?) {
+            self =
+                switch wire {
+                case .invited?, .pending?: .pending
+                case .accepted?: .accepted
+                case .removed?: .removed
+                default: .unknown
+                }
+        }
+    }
+
+    /// One person a share is shared with (or its owner).
+    public typealias Participant = CKShareParticipant
+}
+
+/// A share participant (`CKShare.Participant`; top-level, as its Objective-C name).
+public final class CKShareParticipant: NSObject, NSSecureCoding, @unchecked Sendable {
+    public let userIdentity: CKUserIdentity
+    public var role: CKShare.ParticipantRole
+    public var permission: CKShare.ParticipantPermission
+    public internal(set) var acceptanceStatus: CKShare.ParticipantAcceptanceStatus
+    public let participantID: String
+
+    init(userIdentity: CKUserIdentity, role: CKShare.ParticipantRole, permission: CKShare.ParticipantPermission, acceptanceStatus: CKShare.ParticipantAcceptanceStatus, participantID: String?) {
+        self.userIdentity = userIdentity
+        self.role = role
+        self.permission = permission
+        self.acceptanceStatus = acceptanceStatus
+        self.participantID = participantID ?? UUID().uuidString
+    }
+
+    convenience init(wire: ShareParticipant) {
+        self.init(
+            userIdentity: CKUserIdentity(wire: wire.userIdentity ?? UserIdentity()), role: CKShare.ParticipantRole(wire: wire.type),
+            permission: CKShare.ParticipantPermission(wire: wire.permission), acceptanceStatus: CKShare.ParticipantAcceptanceStatus(wire: wire.acceptanceStatus),
+            participantID: wire.participantId
+        )
+    }
+
+    var wire: ShareParticipant {
+        ShareParticipant(
+            participantId: participantID, userIdentity: userIdentity.wire, type: role == .unknown ? .user : role.wire,
+            permission: permission == .unknown ? .readOnly : permission.wire
+        )
+    }
+
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? CKShareParticipant else { return false }
+        return participantID == other.participantID
+    }
+
+    public override var hash: Int { participantID.hashValue }
+
+    public static var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) {
+        coder.encode(userIdentity, forKey: "userIdentity")
+        coder.encode(Int64(role.rawValue), forKey: "role")
+        coder.encode(Int64(permission.rawValue), forKey: "permission")
+        coder.encode(Int64(acceptanceStatus.rawValue), forKey: "acceptanceStatus")
+        coder.encode(participantID as NSString, forKey: "participantID")
+    }
+
+    public init?(coder: NSCoder) {
+        guard let identity = coder.decodeObject(of: CKUserIdentity.self, forKey: "userIdentity"),
+            let id = coder.decodeObject(of: NSString.self, forKey: "participantID")
+        else { return nil }
+        userIdentity = identity
+        role = CKShare.ParticipantRole(rawValue: Int(coder.decodeInt64(forKey: "role"))) ?? .unknown
+        permission = CKShare.ParticipantPermission(rawValue: Int(coder.decodeInt64(forKey: "permission"))) ?? .unknown
+        acceptanceStatus = CKShare.ParticipantAcceptanceStatus(rawValue: Int(coder.decodeInt64(forKey: "acceptanceStatus"))) ?? .unknown
+        participantID = id as String
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import StratusModel
+
+/// The owner name that stands for the current user (`CKCurrentUserDefaultName`).
+public let CKCurrentUserDefaultName = ZoneID.currentUserOwnerName
+
+/// A record zone: its ID and what it can do. Custom zones of the private database fetch changes,
+/// commit atomically and can be shared; the default zone does none of these.
+public final class CKRecordZone: NSObject, NSSecureCoding, @unchecked Sendable {
+    /// What a zone can do.
+    public struct Capabilities: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        public static let fetchChanges = Capabilities(rawValue: 1 << 0)
+        public static let atomic = Capabilities(rawValue: 1 << 1)
+        public static let sharing = Capabilities(rawValue: 1 << 2)
+        public static let zoneWideSharing = Capabilities(rawValue: 1 << 3)
+    }
+
+    public let zoneID: ID
+    public internal(set) var capabilities: Capabilities
+    /// The zone-wide share of the zone, when it has one.
+    public internal(set) var share: CKRecord.Reference?
+
+    public init(zoneID: ID) {
+        self.zoneID = zoneID
+        self.capabilities = zoneID.zoneName == ID.defaultZoneName ? [] : [.fetchChanges, .atomic, .sharing, .zoneWideSharing]
+    }
+
+    public convenience init(zoneName: String) {
+        self.init(zoneID: ID(zoneName: zoneName))
+    }
+
+    /// The database's default zone.
+    public static func `default`() -> CKRecordZone { CKRecordZone(zoneID: .default) }
+
+    init(wire zone: Zone, id: ID) {
+        self.zoneID = id
+        self.capabilities = zone.zoneID.isDefaultZone ? [] : [.fetchChanges, .atomic, .sharing, .zoneWideSharing]
+    }
+
+    public static var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) {
+        coder.encode(zoneID, forKey: "zoneID")
+        coder.encode(Int64(capabilities.rawValue), forKey: "capabilities")
+    }
+
+    public init?(coder: NSCoder) {
+        guard let zoneID = coder.decodeObject(of: ID.self, forKey: "zoneID") else { return nil }
+        self.zoneID = zoneID
+        self.capabilities = Capabilities(rawValue: UInt(clamping: coder.decodeInt64(forKey: "capabilities")))
+    }
+
+    public override var description: String { "<CKRecordZone: \(zoneID.zoneName)>" }
+}
+
+extension CKRecordZone {
+    /// Identifies a zone: its name and its owner (``CKCurrentUserDefaultName`` for the caller).
+    public typealias ID = CKRecordZoneID
+}
+
+/// Identifies a zone (`CKRecordZone.ID`; top-level, as its Objective-C name, so `NSKeyedArchiver`
+/// can name it on every platform).
+public final class CKRecordZoneID: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
+    /// The name of every database's default zone.
+    public static let defaultZoneName = ZoneID.defaultZoneName
+    /// The default zone of the current user.
+    public static let `default` = CKRecordZoneID(zoneName: defaultZoneName, ownerName: CKCurrentUserDefaultName)
+
+    public let zoneName: String
+    public let ownerName: String
+
+    public init(zoneName: String = CKRecordZoneID.defaultZoneName, ownerName: String = CKCurrentUserDefaultName) {
+        self.zoneName = zoneName
+        self.ownerName = ownerName
+    }
+
+    /// A zone ID the server sent (no owner: the caller).
+    init(wire zoneID: ZoneID) {
+        self.zoneName = zoneID.zoneName
+        self.ownerName = zoneID.ownerRecordName ?? CKCurrentUserDefaultName
+    }
+
+    /// A zone ID the server sent, seen from `context` (the zone a request named): the same zone
+    /// keeps the caller's form of its ID, and in the caller's own databases (`context` owned by
+    /// ``CKCurrentUserDefaultName``) other zones are the caller's too, as Apple's framework names them.
+    static func resolving(_ wire: ZoneID?, in context: CKRecordZoneID) -> CKRecordZoneID {
+        guard let wire else { return context }
+        if context.ownerName == CKCurrentUserDefaultName {
+            return wire.zoneName == context.zoneName ? context : CKRecordZoneID(zoneName: wire.zoneName)
+        }
+        if wire.zoneName == context.zoneName, wire.ownerRecordName == nil || wire.ownerRecordName == context.ownerName { return context }
+        return CKRecordZoneID(wire: wire)
+    }
+
+    /// The wire form; the caller's own zones go without an owner, as Apple's clients send them.
+    var wire: ZoneID {
+        ZoneID(zoneName: zoneName, ownerRecordName: ownerName == CKCurrentUserDefaultName ? nil : ownerName)
+    }
+
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? CKRecordZoneID else { return false }
+        return zoneName == other.zoneName && ownerName == other.ownerName
+    }
+
+    public override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(zoneName)
+        hasher.combine(ownerName)
+        return hasher.finalize()
+    }
+
+    public func copy(with zone: NSZone? = nil) -> Any { self }
+
+    public static var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) {
+        coder.encode(zoneName as NSString, forKey: "zoneName")
+        coder.encode(ownerName as NSString, forKey: "ownerName")
+    }
+
+    public init?(coder: NSCoder) {
+        guard let name = coder.decodeObject(of: NSString.self, forKey: "zoneName"),
+            let owner = coder.decodeObject(of: NSString.self, forKey: "ownerName")
+        else { return nil }
+        self.zoneName = name as String
+        self.ownerName = owner as String
+    }
+
+    public override var description: String { "<CKRecordZoneID: \(zoneName):\(ownerName)>" }
+}
