@@ -181,6 +181,7 @@ let package = Package(
             name: "StratusKit",
             dependencies: [
                 "StratusModel",
+                "StratusCloudKit",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -1,3 +1,4 @@
+import StratusCloudKit
 import StratusModel
 
 /// An error from the server in CloudKit's terms: `code` mirrors `CKError.Code`.
@@ -71,32 +72,31 @@ public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The CKError a CKWS error code stands for (`ckErrorCode` decides where the web code is ambiguous).
+    /// The CKError a CKWS error code stands for, by the house's one mapping (StratusCloudKit's;
+    /// `ckErrorCode` decides where the web code is ambiguous).
     public init(
         serverErrorCode code: ServerErrorCode, reason: String, retryAfter: Int?, ckErrorCode: Int?, serverRecord: Record?,
         userDidResetEncryptedData: Bool? = nil
     ) {
-        let mapped: Code =
-            if let native = ckErrorCode.flatMap(Code.init(rawValue:)) {
-                native
-            } else {
-                switch code {
-                case .conflict, .exists: .serverRecordChanged
-                case .accessDenied: .permissionFailure
-                case .notFound: .unknownItem
-                case .zoneNotFound: .zoneNotFound
-                case .atomicError: .batchRequestFailed
-                case .throttled: .requestRateLimited
-                case .tryAgainLater: .serviceUnavailable
-                case .authenticationFailed, .authenticationRequired: .notAuthenticated
-                case .quotaExceeded: .quotaExceeded
-                case .validatingReferenceError: .referenceViolation
-                case .badRequest: .invalidArguments
-                default: .internalError
-                }
-            }
-        self.init(mapped, reason, retryAfter: retryAfter.map(Double.init), serverErrorCode: code, serverRecord: serverRecord)
+        let native = CKError.Code(serverErrorCode: code, ckErrorCode: ckErrorCode)
+        self.init(
+            Code(rawValue: native.rawValue) ?? .internalError, reason, retryAfter: retryAfter.map(Double.init), serverErrorCode: code,
+            serverRecord: serverRecord
+        )
         self.userDidResetEncryptedData = userDidResetEncryptedData ?? false
+    }
+
+    /// A request that failed in the shared transport.
+    init(_ failure: TransportFailure) {
+        switch failure.kind {
+        case .server(let body):
+            self.init(
+                serverErrorCode: body.serverErrorCode, reason: body.reason, retryAfter: body.retryAfter, ckErrorCode: body.ckErrorCode,
+                serverRecord: nil, userDidResetEncryptedData: body.userDidResetEncryptedData
+            )
+        default:
+            self.init(Code(rawValue: CKError.Code(failure.kind).rawValue) ?? .internalError, "\(failure.path): \(failure.message)")
+        }
     }
 
     /// A per-zone error.
