@@ -138,6 +138,8 @@ let package = Package(
             name: "stratus-bench",
             dependencies: [
                 "StratusModel",
+                // The cloudkit workload: the module's overhead against raw CKWS JSON.
+                "StratusCloudKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),

@@ -21,8 +21,10 @@ struct Bench: AsyncParsableCommand {
     @Option(help: "dev-credentials.json of a running server to target instead.") var credentials: String?
     @Option(help: "Server URL when targeting a running server.") var server: String?
     @Option(help: "Records in the query workload's zone.") var queryZoneSize = 100_000
-    @Option(help: "Workloads to run (comma separated): echo,single,batch,raw,changes,queries,push,assets.")
-    var only = "echo,single,batch,raw,changes,queries,push,assets"
+    @Option(help: "Workloads to run (comma separated): echo,single,batch,raw,cloudkit,changes,queries,push,assets.")
+    var only = "echo,single,batch,raw,cloudkit,changes,queries,push,assets"
+    @Option(help: "Runs of each client in the cloudkit workload (raw, module, module, raw, …), --seconds each.")
+    var cloudkitRounds = 2
     @Option(help: "Asset sizes in MB for the assets workload (comma separated).") var assetSizes = "1,20"
     @Option(help: "Concurrency of the assets workload.") var assetConcurrency = 8
     @Option(help: "Listener counts for the push workload (comma separated).") var pushListeners = "1,100,1000,10000"
@@ -81,6 +83,16 @@ struct Bench: AsyncParsableCommand {
         if workloads.contains("batch") {
             let batch = try await scenarios.batchCreates(perRequest: 200, concurrency: batchConcurrency, run: UUID().uuidString)
             report.add("records/modify × 200 creates, c=\(batchConcurrency)", batch, itemsPerRequest: 200, limit: rawRate.map { ("raw insert", $0) })
+        }
+        if workloads.contains("cloudkit") {
+            // The module's overhead: the same 200-record saves through StratusCloudKit and as raw CKWS JSON.
+            let cloudKit = try CloudKitScenarios(server: target, runner: scenarios.runner, duration: .seconds(seconds))
+            let (raw, module) = try await cloudKit.compare(perRequest: 200, concurrency: batchConcurrency, rounds: cloudkitRounds)
+            let runs = "c=\(batchConcurrency), \(max(cloudkitRounds, 1)) × \(seconds) s"
+            report.addComparison(
+                baseline: ("raw CKWS JSON: records/modify × 200 creates, answer decoded, \(runs)", raw),
+                candidate: ("StratusCloudKit: modifyRecords × 200 CKRecords, \(runs)", module), itemsPerRequest: 200
+            )
         }
         if workloads.contains("changes") {
             for size in zoneSizes.split(separator: ",").compactMap({ Int($0) }) {

@@ -20,6 +20,8 @@ struct LoadRunner {
         var histogram: Histogram<UInt64>
         /// The server's CPU time over the measured run, when known.
         var serverCPUSeconds: Double?
+        /// This process's CPU time over the measured run (the client side), when measured.
+        var clientCPUSeconds: Double?
 
         var requestsPerSecond: Double { Double(requests) / seconds }
         var p50Milliseconds: Double { Double(histogram.valueAtPercentile(50)) / 1000 }
@@ -63,6 +65,25 @@ extension LoadRunner {
         try await timedLoop(concurrency: concurrency, duration: duration, sequenceBase: 0) { worker, sequence in
             { try await exchange(worker, sequence) }
         }
+    }
+
+    /// ``loop(concurrency:duration:exchange:)`` after a warmup (record names of its own: its
+    /// sequence numbers start at 1,000,000,000), with the server's CPU time and this process's
+    /// over the measured seconds: ``run(concurrency:duration:warmup:makeRequest:)`` for exchanges
+    /// of any shape.
+    func measuredLoop(
+        concurrency: Int, duration: Duration, warmup: Duration = .seconds(1),
+        exchange: @escaping @Sendable (_ worker: Int, _ sequence: Int) async throws -> Bool
+    ) async throws -> Result {
+        _ = try await timedLoop(concurrency: concurrency, duration: warmup, sequenceBase: 1_000_000_000) { worker, sequence in
+            { try await exchange(worker, sequence) }
+        }
+        let serverBefore = serverCPU()
+        let clientBefore = CPUTime.ofThisProcess()
+        var result = try await loop(concurrency: concurrency, duration: duration, exchange: exchange)
+        if let serverBefore, let serverAfter = serverCPU() { result.serverCPUSeconds = serverAfter - serverBefore }
+        if let clientBefore, let clientAfter = CPUTime.ofThisProcess() { result.clientCPUSeconds = clientAfter - clientBefore }
+        return result
     }
 
     /// `concurrency` workers, each preparing an exchange (untimed), timing it, and starting the

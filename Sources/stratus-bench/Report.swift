@@ -47,6 +47,31 @@ struct Report {
         )
     }
 
+    /// One workload through two clients: a row for the `baseline` (raw CKWS JSON) and one for the
+    /// `candidate` (StratusCloudKit), with the candidate's items/s as a ratio of the baseline's.
+    /// Each row also shows the CPU time per item, the server's and this process's (the client).
+    mutating func addComparison(
+        baseline: (name: String, result: LoadRunner.Result), candidate: (name: String, result: LoadRunner.Result), itemsPerRequest: Int
+    ) {
+        let items = Double(itemsPerRequest)
+        let ratio = baseline.result.requestsPerSecond > 0 ? candidate.result.requestsPerSecond / baseline.result.requestsPerSecond : 0
+        let versus = "module / raw = \(format(ratio, 3)) (\(format(100 * ratio, 1)) % of raw, overhead \(format(100 * (1 - ratio), 1)) %)"
+        for (name, result, note) in [(baseline.name, baseline.result, ""), (candidate.name, candidate.result, versus)] {
+            var cpu: [String] = []
+            if let seconds = result.serverCPUSeconds, result.requests > 0 {
+                cpu.append("server CPU \(format(1e6 * seconds / (Double(result.requests) * items), 1)) µs/record")
+            }
+            if let seconds = result.clientCPUSeconds, result.requests > 0 {
+                cpu.append("bench CPU \(format(1e6 * seconds / (Double(result.requests) * items), 1)) µs/record")
+            }
+            let text = ([note].filter { !$0.isEmpty } + cpu).joined(separator: "; ")
+            rows.append(
+                "| \(name) | \(format(result.requestsPerSecond, 1)) | \(format(result.requestsPerSecond * items, 0)) | \(format(result.p50Milliseconds, 2)) | "
+                    + "\(format(result.p99Milliseconds, 2)) | \(result.failures) | \(text) |"
+            )
+        }
+    }
+
     mutating func note(_ text: String) { notes.append(text) }
 
     var markdown: String {

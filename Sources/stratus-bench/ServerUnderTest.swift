@@ -19,6 +19,9 @@ final class ServerUnderTest: @unchecked Sendable {
     private let turn = ManagedAtomicCounter()
 
     var baseURL: String { credentials.serverURL }
+    /// Every instance's base URL (one unless `--instances`), for clients that take a server URL
+    /// rather than asking ``url(_:account:)`` each time.
+    var instanceURLs: [String] { baseURLs }
 
     /// Starts `stratus serve --dev --limits lenient` on `port` (and the next ports for more
     /// instances, on the same `store` and data directory) and waits until each answers.

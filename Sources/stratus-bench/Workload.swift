@@ -4,13 +4,20 @@ import StratusModel
 /// The rows every scenario writes: travel-journal `Destination` records of about 350 bytes.
 enum Workload {
     static let zone = "Bench"
+    /// The field values every row shares (the caption names the row); `CloudKitScenarios` sets
+    /// the same ones on a `CKRecord`.
+    static let details = "A short note about the place, the food, the people and the weather there."
+    static let createdAtMilliseconds: Int64 = 1_767_225_600_000
+    static let image = Data(repeating: 0xAB, count: 96)
+
+    static func caption(_ name: String) -> String { "Destination \(name)" }
 
     static func destination(_ name: String) -> Record {
         Record(recordName: name, recordType: "Destination", fields: [
-            "caption": .string("Destination \(name)"),
-            "details": .string("A short note about the place, the food, the people and the weather there."),
-            "createdAt": .timestamp(milliseconds: 1_767_225_600_000),
-            "image": .bytes(Data(repeating: 0xAB, count: 96)),
+            "caption": .string(caption(name)),
+            "details": .string(details),
+            "createdAt": .timestamp(milliseconds: createdAtMilliseconds),
+            "image": .bytes(image),
         ])
     }
 

@@ -2,6 +2,9 @@ import Foundation
 import StratusModel
 
 extension CKDatabase {
+    /// Operations CloudKit takes in one records/modify (a non-atomic batch is split to fit).
+    static let operationsPerRequest = 200
+
     /// Saves and deletes records: one records/modify per zone (saves, then deletes), atomic per
     /// zone when `atomically` (a failed item fails the zone's others with `batchRequestFailed`).
     /// Assets in the saved fields are uploaded first, those the server holds already not again.
@@ -22,29 +25,37 @@ extension CKDatabase {
                 operations.append(record.wireOperation(policy: savePolicy))
             }
             operations += deletes.map { RecordOperation(.forceDelete, Record(recordName: $0.recordName)) }
-            let request = ModifyRecordsRequest(operations: operations, zoneID: zoneID.wire, atomic: atomically)
-            let answers: [RecordResult]
-            switch try await itemLevel({ () async throws(CKError) in try await post("records/modify", request, as: RecordsResponse.self) }) {
-            case .success(let response): answers = response.records
-            case .failure(let error):
-                for record in saves { saveResults[record.recordID] = .failure(error) }
-                for id in deletes { deleteResults[id] = .failure(error) }
-                continue
-            }
-            for (index, answer) in answers.enumerated() where index < operations.count {
-                if index < saves.count {
-                    let record = saves[index]
-                    switch answer {
-                    case .success(let wire):
-                        saveResults[record.recordID] = .success(CKRecord.from(wire: wire, zoneID: zoneID, assets: files))
-                    case .failure(let error):
-                        saveResults[record.recordID] = .failure(CKError(error, client: record, zoneID: zoneID))
+            // An atomic batch goes whole (too many is the server's limitExceeded, as on CloudKit);
+            // a non-atomic one is split within the per-request limit.
+            let chunk = atomically ? max(operations.count, 1) : Self.operationsPerRequest
+            for start in stride(from: 0, to: operations.count, by: chunk) {
+                let range = start..<min(start + chunk, operations.count)
+                let request = ModifyRecordsRequest(operations: Array(operations[range]), zoneID: zoneID.wire, atomic: atomically)
+                let answers: [RecordResult]
+                switch try await itemLevel({ () async throws(CKError) in try await post("records/modify", request, as: RecordsResponse.self) }) {
+                case .success(let response): answers = response.records
+                case .failure(let error):
+                    for index in range {
+                        if index < saves.count { saveResults[saves[index].recordID] = .failure(error) } else { deleteResults[deletes[index - saves.count]] = .failure(error) }
                     }
-                } else {
-                    let id = deletes[index - saves.count]
-                    switch answer {
-                    case .success: deleteResults[id] = .success(())
-                    case .failure(let error): deleteResults[id] = .failure(CKError(error, client: nil, zoneID: zoneID))
+                    continue
+                }
+                for (offset, answer) in answers.enumerated() where offset < range.count {
+                    let index = range.lowerBound + offset
+                    if index < saves.count {
+                        let record = saves[index]
+                        switch answer {
+                        case .success(let wire):
+                            saveResults[record.recordID] = .success(CKRecord.from(wire: wire, zoneID: zoneID, assets: files))
+                        case .failure(let error):
+                            saveResults[record.recordID] = .failure(CKError(error, client: record, zoneID: zoneID))
+                        }
+                    } else {
+                        let id = deletes[index - saves.count]
+                        switch answer {
+                        case .success: deleteResults[id] = .success(())
+                        case .failure(let error): deleteResults[id] = .failure(CKError(error, client: nil, zoneID: zoneID))
+                        }
                     }
                 }
             }
