@@ -11,9 +11,13 @@ struct DevCredentialsFile {
         self.url = directory.appendingPathComponent("dev-credentials.json")
     }
 
-    func seed(with services: StratusServices, serverURL: String) async throws -> DevCredentials {
+    /// Seeds the dev container and each of `containers` (`--container`), keeping the previous
+    /// run's credentials where the store still takes them.
+    func seed(with services: StratusServices, serverURL: String, containers: [String] = []) async throws -> DevCredentials {
         let previous = (try? Data(contentsOf: url)).flatMap { try? JSONDecoder().decode(DevCredentials.self, from: $0) }
-        let credentials = try await DevSeeder(identity: services.identity).seed(previous: previous, serverURL: serverURL)
+        let credentials = try await DevSeeder(identity: services.identity).seed(
+            previous: previous, serverURL: serverURL, containers: containers
+        )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try encoder.encode(credentials).write(to: url, options: .atomic)
@@ -27,9 +31,13 @@ struct DevCredentialsFile {
         let base = "\(credentials.serverURL)/database/1/\(credentials.container)/\(credentials.environment)/private"
         let query = "ckAPIToken=\(credentials.apiToken)&ckWebAuthToken=\(alice?.webAuthToken ?? "")"
         let accounts = credentials.accounts.map { "  \($0.name) <\($0.email)> \($0.userRecordName)" }.joined(separator: "\n")
+        // Each further container (`--container`) has tokens of its own: say where they are.
+        let also = (credentials.containers ?? []).filter { $0.identifier != credentials.container }.map {
+            "\ncontainer \($0.identifier) (\($0.environment); its tokens: \"containers\" in dev-credentials.json)"
+        }.joined()
         return """
             Stratus (dev) at \(credentials.serverURL)
-            container \(credentials.container) (\(credentials.environment))
+            container \(credentials.container) (\(credentials.environment))\(also)
             accounts:
             \(accounts)
             credentials: see dev-credentials.json in the data directory

@@ -22,6 +22,14 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Log level (trace, debug, info, notice, warning, error). Default: info with --dev, notice otherwise.")
     var logLevel: String?
     @Flag(help: "Seed a development container, API token and the accounts alice, bob and carol.") var dev = false
+    @Option(
+        name: .customLong("container"),
+        help: ArgumentHelp(
+            "With --dev, seed this container too, with an API token and web auth tokens of its own in dev-credentials.json (repeatable).",
+            valueName: "identifier"
+        )
+    )
+    var containers: [String] = []
     @Option(help: "Seconds a connection may sit idle (mid-body included) before it is closed.") var idleTimeout = 30
     @Option(help: "Seconds a request may take to send its whole body.") var bodyTimeout = 30
     @Option(help: "Connections open at once; more wait to be accepted.") var maxConnections = 1_000
@@ -39,6 +47,13 @@ struct Serve: AsyncParsableCommand {
         guard idleTimeout >= 1, bodyTimeout >= 1 else { throw ValidationError("--idle-timeout and --body-timeout take at least 1 second") }
         guard maxConnections >= 1 else { throw ValidationError("--max-connections takes at least 1") }
         if let buggify, !(0...1).contains(buggify) { throw ValidationError("--buggify takes a rate from 0 to 1") }
+        // The admin API's rule, checked before the port is bound rather than failing the seeding.
+        for identifier in containers where !IdentityService.isValidContainerIdentifier(identifier) {
+            throw ValidationError(
+                "--container takes a container identifier of ASCII letters, digits, '.', '-' and '_' (like iCloud.com.example.App), not '\(identifier)'"
+            )
+        }
+        if !containers.isEmpty, !dev { throw ValidationError("--container seeds a container beside the dev one: give --dev too") }
     }
 
     func run() async throws {
@@ -66,12 +81,13 @@ struct Serve: AsyncParsableCommand {
         )
         // The port is bound before anything is seeded or printed: a port in use fails at once.
         let dev = self.dev
+        let containers = self.containers
         let console = try Console(services: services)
         let app = buildApplication(services, host: host, port: port, options: options, logger: logger) { boundPort in
             do {
                 if dev {
                     let credentials = try await DataDirectoryLock(directory: dataURL).holding {
-                        try await DevCredentialsFile(directory: dataURL).seed(with: services, serverURL: serverURL)
+                        try await DevCredentialsFile(directory: dataURL).seed(with: services, serverURL: serverURL, containers: containers)
                     }
                     Serve.say(DevCredentialsFile.walkthrough(credentials))
                 } else {

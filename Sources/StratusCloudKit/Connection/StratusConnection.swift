@@ -8,16 +8,29 @@ import StratusModel
 /// `CKContainer(identifier:)` reads one from the environment (``fromEnvironment()``);
 /// `CKContainer(identifier:connection:)` names an account explicitly, so one process can act as
 /// several accounts.
+///
+/// A token is bound to one container: a connection made from a dev credentials file also keeps
+/// every seeded container's own tokens, and uses them for that container.
 public struct StratusConnection: Sendable, Hashable {
     /// A container's environment.
     public enum Environment: String, Sendable, Hashable, CaseIterable {
         case development, production
     }
 
+    /// One container's own credentials, as the account of the connection.
+    struct ContainerCredentials: Sendable, Hashable {
+        var environment: Environment
+        var apiToken: String
+        var webAuthToken: String?
+    }
+
     public var serverURL: URL
     public var apiToken: String
     public var webAuthToken: String?
     public var environment: Environment
+    /// Each seeded container's own credentials, by container identifier (from a dev credentials
+    /// file's `containers`); the top-level ones serve every container not listed.
+    var containerCredentials: [String: ContainerCredentials] = [:]
 
     public init(serverURL: URL, apiToken: String, webAuthToken: String?, environment: Environment = .development) {
         self.serverURL = serverURL
@@ -27,7 +40,8 @@ public struct StratusConnection: Sendable, Hashable {
     }
 
     /// A connection from a `stratus serve --dev` credentials file, as `account` (a name such as
-    /// `bob`, or an email); it works for every container the server seeded.
+    /// `bob`, or an email); it works for every container the server seeded (`--container`), each
+    /// with the tokens the file's `containers` list for it, the top-level ones for the others.
     /// - Throws: ``StratusConnectionError`` when the file cannot be read or names no such account.
     public init(devCredentials file: URL, account: String) throws {
         let credentials: DevCredentials
@@ -45,10 +59,18 @@ public struct StratusConnection: Sendable, Hashable {
             serverURL: url, apiToken: credentials.apiToken, webAuthToken: entry.webAuthToken,
             environment: Environment(rawValue: credentials.environment) ?? .development
         )
+        // The top-level container keeps the top-level tokens (the same ones, as the server seeds them).
+        for container in credentials.containers ?? [] where container.identifier != credentials.container {
+            containerCredentials[container.identifier] = ContainerCredentials(
+                environment: Environment(rawValue: container.environment) ?? .development, apiToken: container.apiToken,
+                webAuthToken: container.webAuthTokens[entry.name]
+            )
+        }
     }
 
     /// The connection the environment names: `STRATUS_URL` (default `http://127.0.0.1:8080`),
-    /// then `STRATUS_CREDENTIALS` + `STRATUS_ACCOUNT` (a dev credentials file and an account), or
+    /// then `STRATUS_CREDENTIALS` + `STRATUS_ACCOUNT` (a dev credentials file and an account, as
+    /// ``init(devCredentials:account:)``: every seeded container with its own tokens), or
     /// `STRATUS_API_TOKEN` + `STRATUS_WEB_AUTH_TOKEN`; `STRATUS_ENVIRONMENT` (development or
     /// production) overrides the environment.
     /// - Throws: ``StratusConnectionError`` when neither credentials file nor API token is set.
@@ -84,13 +106,21 @@ public struct StratusConnection: Sendable, Hashable {
     /// Where a server runs unless `STRATUS_URL` says otherwise.
     static let defaultServerURL = URL(string: "http://127.0.0.1:8080") ?? URL(fileURLWithPath: "/")
 
-    /// The transport for a container of this connection.
+    /// The credentials for `container`: its own when the connection has them for its environment,
+    /// else the top-level ones. A connection without a web auth token (signed out) sends none.
+    func credentials(container: String) -> (apiToken: String, webAuthToken: String?) {
+        guard let own = containerCredentials[container], own.environment == environment else { return (apiToken, webAuthToken) }
+        return (own.apiToken, webAuthToken == nil ? nil : own.webAuthToken)
+    }
+
+    /// The transport for a container of this connection, with that container's credentials.
     func transport(container: String, client: HTTPClient = .shared) -> CKWSTransport {
         var base = serverURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
+        let tokens = credentials(container: container)
         return CKWSTransport(
-            baseURL: "\(base)/database/1/\(container)/\(environment.rawValue)", apiToken: apiToken, webAuthToken: webAuthToken,
-            deviceID: nil, client: client
+            baseURL: "\(base)/database/1/\(container)/\(environment.rawValue)", apiToken: tokens.apiToken,
+            webAuthToken: tokens.webAuthToken, deviceID: nil, client: client
         )
     }
 }

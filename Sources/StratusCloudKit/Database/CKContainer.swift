@@ -31,7 +31,9 @@ public final class CKContainer: NSObject, @unchecked Sendable {
         }
     }
 
-    /// The container `identifier` as the account `connection` names.
+    /// The container `identifier` as the account `connection` names, with the container's own
+    /// tokens when the connection has them (one made from a dev credentials file has them for
+    /// every container the server seeded).
     public convenience init(identifier: String, connection: StratusConnection) {
         self.init(identifier: identifier, connection: connection, failure: nil)
     }
@@ -79,7 +81,7 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     /// `.available` when an account is signed in, `.noAccount` when none is (or its token was
     /// revoked or expired).
     public func accountStatus() async throws -> CKAccountStatus {
-        guard connection?.webAuthToken != nil else { return .noAccount }
+        guard transport?.webAuthToken != nil else { return .noAccount }
         do {
             _ = try await get("public/users/caller", as: UserIdentity.self)
             return .available

@@ -2,8 +2,10 @@ import Foundation
 import StratusModel
 
 extension CKDatabase {
-    /// Operations CloudKit takes in one records/modify (a non-atomic batch is split to fit).
+    /// Operations CloudKit Web Services takes in one records/modify (a non-atomic batch is split to fit).
     static let operationsPerRequest = 200
+    /// Items CloudKit's framework takes in one modify (`CKModifyRecordsOperation`'s limit).
+    static let itemsPerModify = 400
 
     /// Saves and deletes records: one records/modify per zone (saves, then deletes), atomic per
     /// zone when `atomically` (a failed item fails the zone's others with `batchRequestFailed`).
@@ -12,6 +14,9 @@ extension CKDatabase {
         saving recordsToSave: [CKRecord], deleting recordIDsToDelete: [CKRecord.ID],
         savePolicy: CKModifyRecordsOperation.RecordSavePolicy = .ifServerRecordUnchanged, atomically: Bool = true
     ) async throws -> (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>]) {
+        guard recordsToSave.count + recordIDsToDelete.count <= Self.itemsPerModify else {
+            throw CKError(.limitExceeded, "\(recordsToSave.count + recordIDsToDelete.count) items in one modify: at most \(Self.itemsPerModify); split the batch")
+        }
         var saveResults: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
         var deleteResults: [CKRecord.ID: Result<Void, any Error>] = [:]
         let zones = Self.byZone(recordsToSave.map(\.recordID) + recordIDsToDelete).map(\.0)

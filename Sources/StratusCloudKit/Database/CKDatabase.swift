@@ -52,28 +52,37 @@ public final class CKDatabase: NSObject, @unchecked Sendable {
         return try result.get()
     }
 
-    /// The records with these IDs, each a record or its error (grouped by zone, one lookup each).
+    /// The records with these IDs, each a record or its error (a lookup per zone, of at most
+    /// 200 records: CloudKit Web Services' limit a request).
     public func records(
         for ids: [CKRecord.ID], desiredKeys: [CKRecord.FieldKey]? = nil
     ) async throws -> [CKRecord.ID: Result<CKRecord, any Error>] {
         var results: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
         for (zoneID, zoneIDs) in Self.byZone(ids) {
-            let request = LookupRecordsRequest(records: zoneIDs.map { .init(recordName: $0.recordName) }, zoneID: zoneID.wire, desiredKeys: desiredKeys)
-            let response: RecordsResponse
-            switch try await itemLevel({ () async throws(CKError) in try await post("records/lookup", request, as: RecordsResponse.self) }) {
-            case .success(let answer): response = answer
-            case .failure(let error):
-                for id in zoneIDs { results[id] = .failure(error) }
-                continue
+            for start in stride(from: 0, to: zoneIDs.count, by: Self.operationsPerRequest) {
+                let chunk = Array(zoneIDs[start..<min(start + Self.operationsPerRequest, zoneIDs.count)])
+                try await lookup(chunk, in: zoneID, desiredKeys: desiredKeys, into: &results)
             }
-            for (id, entry) in zip(zoneIDs, response.records) {
+        }
+        return results
+    }
+
+    /// One records/lookup of records in one zone.
+    private func lookup(
+        _ ids: [CKRecord.ID], in zoneID: CKRecordZone.ID, desiredKeys: [String]?, into results: inout [CKRecord.ID: Result<CKRecord, any Error>]
+    ) async throws {
+        let request = LookupRecordsRequest(records: ids.map { .init(recordName: $0.recordName) }, zoneID: zoneID.wire, desiredKeys: desiredKeys)
+        switch try await itemLevel({ () async throws(CKError) in try await post("records/lookup", request, as: RecordsResponse.self) }) {
+        case .success(let response):
+            for (id, entry) in zip(ids, response.records) {
                 switch entry {
                 case .success(let wire): results[id] = .success(try await received(wire, in: zoneID))
                 case .failure(let error): results[id] = .failure(CKError(error, client: nil, zoneID: zoneID))
                 }
             }
+        case .failure(let error):
+            for id in ids { results[id] = .failure(error) }
         }
-        return results
     }
 
     /// Saves one record (if the server's is unchanged since the record was fetched).

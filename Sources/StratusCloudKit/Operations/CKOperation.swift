@@ -24,6 +24,7 @@ open class CKOperation: Operation, @unchecked Sendable {
 
     private let state = NSLock()
     private var work: Task<Void, Never>?
+    private var cancellationReported = false
 
     public override init() {
         super.init()
@@ -32,9 +33,16 @@ open class CKOperation: Operation, @unchecked Sendable {
     /// The container requests go to: the configuration's.
     var targetContainer: CKContainer? { configuration?.container }
 
+    /// An operation cancelled before it starts skips `main()` (Foundation's rule): it still
+    /// answers its result block, with `operationCancelled`, as Apple's do.
+    open override func start() {
+        if isCancelled { reportCancellation() }
+        super.start()
+    }
+
     open override func main() {
         if isCancelled {
-            finish(with: CKError(.operationCancelled, "the operation was cancelled"))
+            reportCancellation()
             return
         }
         let done = DispatchSemaphore(value: 0)
@@ -49,6 +57,15 @@ open class CKOperation: Operation, @unchecked Sendable {
     open override func cancel() {
         super.cancel()
         state.withLock { work }?.cancel()
+    }
+
+    /// Answers `operationCancelled` once, however many paths find the operation cancelled.
+    private func reportCancellation() {
+        let first = state.withLock { () -> Bool in
+            defer { cancellationReported = true }
+            return !cancellationReported
+        }
+        if first { finish(with: CKError(.operationCancelled, "the operation was cancelled")) }
     }
 
     /// The operation's work; subclasses call their blocks from here.

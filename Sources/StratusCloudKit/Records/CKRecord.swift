@@ -161,19 +161,22 @@ public class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSett
     func wireOperation(policy: CKModifyRecordsOperation.RecordSavePolicy) -> RecordOperation {
         let all = policy == .allKeys || recordChangeTag == nil
         var (fields, cleared) = wireFields(all: all)
+        let (parent, parentChanged) = parentForWire
+        // Clearing a field or the parent takes a replace: an update keeps what it is not sent.
+        let clears = !cleared.isEmpty || (parentChanged && parent == nil)
         let type: RecordOperationType
         switch policy {
         case .ifServerRecordUnchanged:
-            type = recordChangeTag == nil ? .create : (cleared.isEmpty ? .update : .replace)
+            type = recordChangeTag == nil ? .create : (clears ? .replace : .update)
         case .changedKeys:
-            type = cleared.isEmpty ? .forceUpdate : .forceReplace
+            type = clears ? .forceReplace : .forceUpdate
         case .allKeys:
             type = .forceReplace
         }
-        if type == .replace || type == .forceReplace { fields = wireFields(all: true).fields }
+        let replaces = type == .replace || type == .forceReplace
+        if replaces { fields = wireFields(all: true).fields }
         var wire = Record(recordName: recordID.recordName, recordType: recordType, recordChangeTag: recordChangeTag, fields: fields)
-        let (parent, parentChanged) = parentForWire
-        if parentChanged || all { wire.parent = parent }
+        if parentChanged || all || replaces { wire.parent = parent }
         return RecordOperation(type, wire)
     }
 

@@ -88,7 +88,8 @@ public final class CKShare: CKRecord, @unchecked Sendable {
         url = record.url.flatMap(URL.init(string:))
         publicPermission = ParticipantPermission(wire: record.publicPermission)
         if let wireOwner = record.owner { owner = Participant(wire: wireOwner) }
-        var list = (record.participants ?? []).map(Participant.init(wire:))
+        // A removed participant stays on the server's list, marked REMOVED; Apple's share omits them.
+        var list = (record.participants ?? []).map(Participant.init(wire:)).filter { $0.acceptanceStatus != .removed }
         if !list.contains(where: { $0.role == .owner }) { list.insert(owner, at: 0) }
         participants = list
         currentUserParticipant = record.currentUserParticipant.map(Participant.init(wire:))

@@ -90,6 +90,12 @@ public struct IdentityService: Sendable {
 
     // MARK: - Provisioning
 
+    /// Whether ``createContainer(_:)`` (and so the admin API) takes `identifier`: 1–255 ASCII
+    /// letters, digits, `.`, `-` and `_`, as in `iCloud.com.example.App`.
+    public static func isValidContainerIdentifier(_ identifier: String) -> Bool {
+        NameRules.isValidContainerIdentifier(identifier)
+    }
+
     /// Creates a container (idempotent).
     public func createContainer(_ identifier: String) async throws(CoreError) {
         guard NameRules.isValidContainerIdentifier(identifier) else {

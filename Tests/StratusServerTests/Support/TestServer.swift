@@ -24,11 +24,12 @@ struct TestServer {
     static let base = "/database/1/\(DevSeeder.container)/development"
 
     /// Runs `body` against a fresh server. Pass `directory` to reuse a data directory (restart tests);
-    /// `requireIndexes` runs it as `stratus serve --require-indexes`.
+    /// `requireIndexes` runs it as `stratus serve --require-indexes`, `containers` as `--container`.
     static func run<T: Sendable>(
         directory: URL? = nil,
         limits: ServiceLimits = .strict,
         previous: DevCredentials? = nil,
+        containers: [String] = [],
         http: HTTPOptions = HTTPOptions(),
         buggify: BuggifySetting? = nil,
         devSignIn: Bool = false,
@@ -46,7 +47,9 @@ struct TestServer {
         if let now { configuration.now = now }
         let blobDirectory = dir.appendingPathComponent("blobs", isDirectory: true)
         let services = StratusServices(store: store, blobs: try FileBlobStore(directory: blobDirectory), configuration: configuration)
-        let credentials = try await DevSeeder(identity: services.identity).seed(previous: previous, serverURL: "http://127.0.0.1")
+        let credentials = try await DevSeeder(identity: services.identity).seed(
+            previous: previous, serverURL: "http://127.0.0.1", containers: containers
+        )
         var logger = Logger(label: "stratus-test")
         logger.logLevel = .warning
         let console = try Console(services: services)

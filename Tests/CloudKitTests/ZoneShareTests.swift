@@ -1,0 +1,54 @@
+import CloudKit
+import Foundation
+import Testing
+
+/// Sharing the other way round, a whole zone: bob shares his album zone (`CKShare(recordZoneID:)`)
+/// with alice READ_ONLY by email; alice accepts, reads its records in her shared database, and
+/// any save of hers into it fails with `permissionFailure`.
+@Suite struct ZoneShareTests {
+    @Test func aliceReadsBobsReadOnlyZoneShareButCannotWriteToIt() async throws {
+        try await StratusServerProcess.with { server in
+            let alice = try server.container("alice")
+            let bob = try server.container("bob")
+            let bobDB = bob.privateCloudDatabase
+            let zoneID = CKRecordZone.ID(zoneName: "Album")
+            _ = try await bobDB.save(CKRecordZone(zoneID: zoneID))
+            let photo = CKRecord(recordType: "Photo", recordID: CKRecord.ID(recordName: "tram", zoneID: zoneID))
+            photo["caption"] = "Tram 28"
+            _ = try await bobDB.save(photo)
+
+            let share = CKShare(recordZoneID: zoneID)
+            share.publicPermission = .none
+            let aliceParticipant = try await bob.shareParticipant(forEmailAddress: "alice@example.com")
+            aliceParticipant.permission = .readOnly
+            share.addParticipant(aliceParticipant)
+            let (saves, _) = try await bobDB.modifyRecords(saving: [share], deleting: [])
+            let saved = try #require(saves[share.recordID])
+            let savedShare = try #require(try saved.get() as? CKShare)
+            let url = try #require(savedShare.url)
+
+            let metadata = try await alice.shareMetadata(for: url)
+            #expect(metadata.participantPermission == .readOnly)
+            #expect(metadata.hierarchicalRootRecordID == nil, "a zone-wide share has no root record")
+            _ = try await alice.accept(metadata)
+
+            let aliceShared = alice.sharedCloudDatabase
+            let zones = try await aliceShared.allRecordZones()
+            let album = try #require(zones.first { $0.zoneID.zoneName == zoneID.zoneName })
+            #expect(album.zoneID.ownerName == (try await bob.userRecordID()).recordName)
+            let read = try await aliceShared.record(for: CKRecord.ID(recordName: "tram", zoneID: album.zoneID))
+            #expect(read["caption"] as? String == "Tram 28")
+
+            read["caption"] = "changed by alice"
+            let edit = try await #require(throws: CKError.self) { try await aliceShared.save(read) }
+            #expect(edit.code == .permissionFailure)
+
+            let added = CKRecord(recordType: "Photo", recordID: CKRecord.ID(recordName: "alice-photo", zoneID: album.zoneID))
+            added["caption"] = "mine"
+            let create = try await #require(throws: CKError.self) { try await aliceShared.save(added) }
+            #expect(create.code == .permissionFailure)
+
+            #expect(try await bobDB.record(for: photo.recordID)["caption"] as? String == "Tram 28", "bob's record is unchanged")
+        }
+    }
+}
