@@ -95,7 +95,7 @@ struct PostgresQuerySQL {
             case .double(let number): return "CAST(\(parameter(number)) AS float8)"
             default: return "CAST(\(bindNull()) AS BIGINT)"
             }
-        case .recordName, .createdBy, .modifiedBy:
+        case .recordName, .createdBy, .modifiedBy, .allStrings:
             return Self.text(of: value).map { parameter($0) } ?? "CAST(\(bindNull()) AS TEXT)"
         }
     }
@@ -142,6 +142,7 @@ struct PostgresQuerySQL {
         case .modifiedTimestamp: ("modified_at", .integer)
         case .createdBy: ("created_by", .text)
         case .modifiedBy: ("modified_by", .text)
+        case .allStrings: ("(SELECT string_agg(f.value ->> 'value', ' ') FROM jsonb_each(fields) AS f WHERE f.value ->> 'type' = 'STRING')", .text)
         }
     }
 

@@ -48,6 +48,13 @@ struct QueryTests {
     }
 
     static let all: Set<String> = ["r1", "r2", "r3", "r4", "r5", "r6"]
+
+    /// A token filter naming no field: a search of every STRING field (CKQuery's `self CONTAINS`).
+    static func everyField(_ comparator: QueryComparator, _ text: String) -> QueryFilter {
+        var filter = QueryFilter(comparator, field: "caption", .string(text))
+        filter.fieldName = nil
+        return filter
+    }
     static func list(_ items: [FieldValue], _ type: FieldType) -> Field { Field(.list(items), type: type) }
 
     static let filterCases: [FilterCase] = [
@@ -76,6 +83,8 @@ struct QueryTests {
         .init(filter: .init(.equals, systemField: "recordName", .string("r2")), expected: ["r2"]),
         .init(filter: .init(.greaterThan, systemField: "modifiedTimestamp", .timestamp(milliseconds: 0)), expected: all),
         .init(filter: .init(.equals, field: "___recordId", .string("r6")), expected: ["r6"]),
+        .init(filter: everyField(.containsAnyTokens, "fjords BEACHES"), expected: ["r5", "r6"]),
+        .init(filter: everyField(.containsAllTokens, "porto cellars"), expected: ["r3"]),
     ]
 
     @Test("every comparator filters in SQL", arguments: filterCases)

@@ -92,6 +92,12 @@ struct RecordPredicate: Sendable {
         case .modifiedTimestamp: return (change.modified.map { SQLValue.integer($0.timestamp) }, .integer)
         case .createdBy: return (change.created?.userRecordName.map { SQLValue.text($0) }, .text)
         case .modifiedBy: return (change.modified?.userRecordName.map { SQLValue.text($0) }, .text)
+        case .allStrings:
+            let texts = change.fields.keys.sorted().compactMap { key -> String? in
+                guard let field = change.fields[key], field.type == .string, case .string(let text) = field.value else { return nil }
+                return text
+            }
+            return (texts.isEmpty ? nil : SQLValue.text(texts.joined(separator: " ")), .text)
         case .field(let name, let reference):
             guard let value = change.fields[name]?.value else { return (nil, .plain) }
             // A reference operand reads `.value.recordName`: only a reference has one.

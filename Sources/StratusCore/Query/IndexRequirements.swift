@@ -17,6 +17,7 @@ enum IndexRequirements {
         case .modifiedTimestamp: "___modTime"
         case .createdBy: "___createdBy"
         case .modifiedBy: "___modifiedBy"
+        case .allStrings: "___allStrings"
         }
     }
 
@@ -39,6 +40,8 @@ enum IndexRequirements {
         }
         let typeIndexes = indexes[query.recordType] ?? [:]
         func require(_ kind: IndexKind, _ operand: RecordQuery.Operand) throws(CoreError) {
+            // A search of every string field uses the SEARCHABLE fields there are: none is named.
+            if operand == .allStrings { return }
             let name = indexName(of: operand)
             guard typeIndexes[name]?.contains(kind) == true else {
                 let shown = operand == .recordName ? "recordName" : name

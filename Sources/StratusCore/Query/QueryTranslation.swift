@@ -15,7 +15,11 @@ enum QueryTranslation {
 
     static func predicate(for filter: QueryFilter) throws(CoreError) -> RecordQuery.Predicate {
         var value = filter.fieldValue.value
-        let operand = try operand(field: filter.fieldName, system: filter.systemFieldName, value: value)
+        let isTokenSearch = filter.comparator == .containsAllTokens || filter.comparator == .containsAnyTokens
+        // A token filter naming no field searches every string field (CKQuery's `self CONTAINS`).
+        let operand =
+            isTokenSearch && filter.fieldName == nil && filter.systemFieldName == nil
+            ? .allStrings : try operand(field: filter.fieldName, system: filter.systemFieldName, value: value)
         // System fields hold names as text: a reference value compared with one means its name.
         if case .field = operand {} else if case .reference(let reference) = value {
             value = .string(reference.recordName)

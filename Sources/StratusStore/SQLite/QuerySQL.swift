@@ -94,6 +94,9 @@ struct QuerySQL {
         case .modifiedTimestamp: return "modified_at"
         case .createdBy: return "created_by"
         case .modifiedBy: return "modified_by"
+        case .allStrings:
+            return "(SELECT group_concat(json_extract(f.value, '$.value'), ' ') FROM json_each(records.fields) AS f"
+                + " WHERE json_extract(f.value, '$.type') = 'STRING')"
         }
     }
 

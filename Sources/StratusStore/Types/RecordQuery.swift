@@ -13,6 +13,9 @@ public struct RecordQuery: Sendable, Hashable {
         case modifiedTimestamp
         case createdBy
         case modifiedBy
+        /// Every STRING field's text, joined by spaces: what a token filter without a field
+        /// searches (CKQuery's `self CONTAINS 'word'`). Only token comparators take it.
+        case allStrings
     }
 
     /// One filter: the operand, the comparator and its value (a list for IN-like comparators).

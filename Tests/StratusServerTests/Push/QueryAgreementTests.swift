@@ -121,6 +121,11 @@ import Testing
 
     static func cases(alice: String, bob: String, split: Int64) -> [Case] {
         func field(_ comparator: QueryComparator, _ name: String, _ value: Field) -> [QueryFilter] { [QueryFilter(comparator, field: name, value)] }
+        func everyField(_ comparator: QueryComparator, _ text: String) -> [QueryFilter] {
+            var filter = QueryFilter(comparator, field: "note", .string(text))
+            filter.fieldName = nil
+            return [filter]
+        }
         func system(_ comparator: QueryComparator, _ name: String, _ value: Field) -> [QueryFilter] {
             [QueryFilter(comparator, systemField: name, value)]
         }
@@ -147,6 +152,8 @@ import Testing
             Case(id: "all-tokens", filters: field(.containsAllTokens, "note", .string("old TOWN")), expected: ["r1", "r2"]),
             Case(id: "any-tokens", filters: field(.containsAnyTokens, "note", .string("louvre, wine")), expected: ["r3", "r4"]),
             Case(id: "one-token", filters: field(.containsAllTokens, "note", .string("tram")), expected: ["r1", "r7", "r8"]),
+            // No field named: every STRING field is searched (CKQuery's `self CONTAINS`).
+            Case(id: "every-field-token", filters: everyField(.containsAnyTokens, "tram"), expected: nil),
             Case(id: "near", filters: [QueryFilter(.near, field: "place", lisbon, distance: 10_000)], expected: ["r1", "r2"]),
             Case(id: "list-contains", filters: field(.listContains, "tags", .string("old")), expected: ["r1", "r2", "r6"]),
             Case(id: "not-list-contains", filters: field(.notListContains, "tags", .string("old")), expected: ["r3", "r4", "r5", "r7", "r8"]),
