@@ -46,3 +46,18 @@ import Testing
         }
     }
 }
+
+/// Looking other accounts up, as `CKContainer`'s user identity calls do.
+@Suite struct UserIdentityTests {
+    @Test func anAccountIsFoundByEmailAndByUserRecordIDAndAStrangerIsNot() async throws {
+        try await StratusServerProcess.with { server in
+            let alice = try server.container("alice")
+            let bobID = try await server.container("bob").userRecordID()
+            let byEmail = try #require(try await alice.userIdentity(forEmailAddress: "bob@example.com"))
+            #expect(byEmail.userRecordID == bobID && byEmail.lookupInfo?.emailAddress == "bob@example.com" && byEmail.hasiCloudAccount)
+            let byID = try #require(try await alice.userIdentity(forUserRecordID: bobID))
+            #expect(byID.userRecordID == bobID)
+            #expect(try await alice.userIdentity(forEmailAddress: "nobody@example.com") == nil)
+        }
+    }
+}
