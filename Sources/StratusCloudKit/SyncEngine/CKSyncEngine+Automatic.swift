@@ -1,0 +1,103 @@
+import Foundation
+import NIOCore
+import StratusModel
+
+/// The tasks of an engine that syncs on its own: the push listener and the scheduled sends and
+/// fetches. They hold the engine weakly, so releasing it ends them.
+final class SyncSchedule: @unchecked Sendable {
+    private let lock = NSLock()
+    private var listener: Task<Void, Never>?
+    private var scheduled: [Task<Void, Never>] = []
+    private var stopped = false
+
+    func listen(_ task: Task<Void, Never>) {
+        lock.withLock { if stopped { task.cancel() } else { listener = task } }
+    }
+
+    func schedule(_ task: Task<Void, Never>) {
+        lock.withLock {
+            scheduled.removeAll { $0.isCancelled }
+            if stopped { task.cancel() } else { scheduled.append(task) }
+        }
+    }
+
+    func cancelScheduled() {
+        lock.withLock {
+            scheduled.forEach { $0.cancel() }
+            scheduled = []
+        }
+    }
+
+    func stop() {
+        lock.withLock {
+            stopped = true
+            listener?.cancel()
+            scheduled.forEach { $0.cancel() }
+            scheduled = []
+        }
+    }
+}
+
+/// A weak reference to an engine, for its own tasks.
+private final class WeakEngine: @unchecked Sendable {
+    weak var engine: CKSyncEngine?
+    init(_ engine: CKSyncEngine) { self.engine = engine }
+}
+
+extension CKSyncEngine {
+    /// How soon after changes are added a send starts (changes added meanwhile go with it).
+    static let sendDelay: Duration = .milliseconds(100)
+
+    /// Fetches now, sends when changes are added, and listens for pushes.
+    func startAutomaticSync() {
+        state.onChange = { [weak self] in self?.scheduleSend(after: 0) }
+        scheduleFetch()
+        let scope = database.databaseScope
+        let container = database.container
+        let weakEngine = WeakEngine(self)
+        schedule.listen(Task {
+            await CKSyncEngine.listen(container: container, scope: scope) { weakEngine.engine }
+        })
+    }
+
+    /// A send of everything pending, `seconds` from now (at least ``sendDelay``).
+    func scheduleSend(after seconds: Double) {
+        guard configuration.automaticallySync else { return }
+        schedule.schedule(Task { [weak self] in
+            try? await Task.sleep(for: max(CKSyncEngine.sendDelay, .milliseconds(Int(seconds * 1000))))
+            guard !Task.isCancelled, let engine = self else { return }
+            try? await engine.sendChanges(SendChangesOptions(), reason: .scheduled)
+        })
+    }
+
+    func scheduleFetch() {
+        schedule.schedule(Task { [weak self] in
+            guard !Task.isCancelled, let engine = self else { return }
+            try? await engine.fetchChanges(FetchChangesOptions(), reason: .scheduled)
+        })
+    }
+
+    /// Long-polls a push token's webcourier feed and fetches whenever it names this engine's
+    /// database, for as long as the engine lives.
+    private static func listen(container: CKContainer, scope: CKDatabase.Scope, engine: @escaping @Sendable () -> CKSyncEngine?) async {
+        var url: String?
+        var cursor: String?
+        while !Task.isCancelled, engine() != nil {
+            do {
+                if url == nil {
+                    let created = try await container.post("tokens/create", PushTokenRequest(), as: PushTokenResponse.self)
+                    url = created.webcourierURL
+                }
+                guard let feedURL = url, let transport = container.transport else { return }
+                var poll = feedURL + (feedURL.contains("?") ? "&" : "?") + "timeout=10"
+                if let cursor { poll += "&cursor=\(cursor)" }
+                let feed = try await transport.get(url: poll, as: NotificationFeed.self, timeout: .seconds(20))
+                cursor = feed.cursor
+                let wire = scope.wire
+                if feed.notifications.contains(where: { $0.databaseScope == wire || $0.isPruned }) { engine()?.scheduleFetch() }
+            } catch {
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+}

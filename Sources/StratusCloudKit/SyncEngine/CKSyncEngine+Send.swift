@@ -1,0 +1,191 @@
+import Foundation
+
+extension CKSyncEngine {
+    /// Sends pending zone changes, then record changes in the batches the delegate provides.
+    /// A change leaves the queue once the server answered for it: saved, deleted, or refused for
+    /// good (reported in `sentRecordZoneChanges`; the delegate adds it again to retry). A
+    /// transient failure keeps it pending, sent again on a later send (after its `retryAfter`).
+    /// - Throws: after reporting everything: the first request that failed, else a
+    ///   `partialFailure` of the refused items.
+    public func sendChanges(_ options: SendChangesOptions = SendChangesOptions()) async throws {
+        try await sendChanges(options, reason: .manual)
+    }
+
+    func sendChanges(_ options: SendChangesOptions, reason: SyncReason) async throws {
+        try await gate.run {
+            let hasWork =
+                self.state.pendingRecordZoneChanges.contains(where: options.scope.contains)
+                || self.state.pendingDatabaseChanges.contains(where: options.scope.contains) || self.state.hasPendingUntrackedChanges
+            guard hasWork else { return }
+            let context = SendChangesContext(reason: reason, options: options)
+            await self.deliver(.willSendChanges(Event.WillSendChanges(context: context)))
+            var pass = SendPass()
+            do {
+                try await self.sendDatabaseChanges(options, pass: &pass)
+                while let batch = await self.nextBatch(context, pass: &pass) {
+                    try await self.send(batch, pass: &pass)
+                }
+            } catch {
+                await self.deliver(.didSendChanges(Event.DidSendChanges(context: context)))
+                throw error
+            }
+            await self.deliver(.didSendChanges(Event.DidSendChanges(context: context)))
+            if let retryAfter = pass.retryAfter { self.scheduleSend(after: retryAfter) }
+            if let failure = pass.requestFailure { throw failure }
+            if !pass.itemFailures.isEmpty { throw CKError.partialFailure(pass.itemFailures, of: pass.itemFailures.count) }
+        }
+    }
+
+    /// What one send keeps track of.
+    struct SendPass {
+        /// Changes already sent in this pass (a second batch holding only these ends it), with
+        /// their sequence when they were sent.
+        var attempted: [PendingRecordZoneChange: Int] = [:]
+        var requestFailure: CKError?
+        var itemFailures: [AnyHashable: any Error] = [:]
+        /// The longest wait a transient failure asked for (then a send is scheduled).
+        var retryAfter: Double?
+
+        mutating func transient(_ error: CKError) {
+            retryAfter = max(retryAfter ?? 0, error.retryAfterSeconds ?? 1)
+        }
+    }
+
+    /// The delegate's next batch, without the changes this pass already sent.
+    private func nextBatch(_ context: SendChangesContext, pass: inout SendPass) async -> RecordZoneChangeBatch? {
+        guard pass.requestFailure == nil, let delegate = configuration.delegate,
+            var batch = await delegate.nextRecordZoneChangeBatch(context, syncEngine: self)
+        else { return nil }
+        batch.recordsToSave.removeAll { pass.attempted[.saveRecord($0.recordID)] != nil }
+        batch.recordIDsToDelete.removeAll { pass.attempted[.deleteRecord($0)] != nil }
+        guard !batch.recordsToSave.isEmpty || !batch.recordIDsToDelete.isEmpty else { return nil }
+        let changes: [PendingRecordZoneChange] = batch.recordsToSave.map { .saveRecord($0.recordID) } + batch.recordIDsToDelete.map { .deleteRecord($0) }
+        state.update { stored in
+            for change in changes { pass.attempted[change] = stored.sequence(of: change) ?? 0 }
+        }
+        return batch
+    }
+
+    /// Sends one batch (halved while the server finds it too large) and reports its answers.
+    private func send(_ batch: RecordZoneChangeBatch, pass: inout SendPass) async throws {
+        let answer: (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>])
+        do {
+            answer = try await SyncRetry.run {
+                try await self.database.modifyRecords(
+                    saving: batch.recordsToSave, deleting: batch.recordIDsToDelete, savePolicy: .ifServerRecordUnchanged, atomically: batch.atomicByZone
+                )
+            }
+        } catch let error as CKError where error.code == .limitExceeded && batch.recordsToSave.count + batch.recordIDsToDelete.count > 1 {
+            for half in batch.halves() { try await send(half, pass: &pass) }
+            return
+        } catch let error as CKError {
+            // Nothing was answered for these: they stay pending for a later send.
+            if pass.requestFailure == nil { pass.requestFailure = error }
+            if SyncRetry.isTransient(error) { pass.transient(error) }
+            return
+        }
+        var saved: [CKRecord] = []
+        var failedSaves: [Event.SentRecordZoneChanges.FailedRecordSave] = []
+        var deleted: [CKRecord.ID] = []
+        var failedDeletes: [CKRecord.ID: CKError] = [:]
+        var answered: [PendingRecordZoneChange] = []
+        for record in batch.recordsToSave {
+            switch answer.saveResults[record.recordID] {
+            case .success(let server)?:
+                saved.append(server)
+                answered.append(.saveRecord(record.recordID))
+            case .failure(let failure)?:
+                let error = failure as? CKError ?? CKError(.internalError, "\(failure)")
+                failedSaves.append(.init(record: record, error: error))
+                pass.itemFailures[record.recordID] = error
+                if SyncRetry.isTransient(error) { pass.transient(error) } else { answered.append(.saveRecord(record.recordID)) }
+            case nil: break
+            }
+        }
+        for id in batch.recordIDsToDelete {
+            switch answer.deleteResults[id] {
+            case .success?:
+                deleted.append(id)
+                answered.append(.deleteRecord(id))
+            case .failure(let failure)?:
+                let error = failure as? CKError ?? CKError(.internalError, "\(failure)")
+                failedDeletes[id] = error
+                pass.itemFailures[id] = error
+                if SyncRetry.isTransient(error) { pass.transient(error) } else { answered.append(.deleteRecord(id)) }
+            case nil: break
+            }
+        }
+        var sent: [PendingRecordZoneChange: Int] = [:]
+        for change in answered { sent[change] = pass.attempted[change] }
+        state.update { $0.remove(answered: sent) }
+        await deliver(.sentRecordZoneChanges(Event.SentRecordZoneChanges(
+            savedRecords: saved, failedRecordSaves: failedSaves, deletedRecordIDs: deleted, failedRecordDeletes: failedDeletes
+        )))
+        await deliverState()
+    }
+
+    /// Sends the pending zone saves and deletes in scope, in one request.
+    private func sendDatabaseChanges(_ options: SendChangesOptions, pass: inout SendPass) async throws {
+        let changes = state.pendingDatabaseChanges.filter(options.scope.contains)
+        guard !changes.isEmpty else { return }
+        let saving = changes.compactMap { if case .saveZone(let zone) = $0 { zone } else { nil } }
+        let deleting = changes.compactMap { if case .deleteZone(let id) = $0 { id } else { nil } }
+        let answer: (saveResults: [CKRecordZone.ID: Result<CKRecordZone, any Error>], deleteResults: [CKRecordZone.ID: Result<Void, any Error>])
+        do {
+            answer = try await SyncRetry.run { try await self.database.modifyRecordZones(saving: saving, deleting: deleting) }
+        } catch let error as CKError {
+            if pass.requestFailure == nil { pass.requestFailure = error }
+            if SyncRetry.isTransient(error) { pass.transient(error) }
+            return
+        }
+        var saved: [CKRecordZone] = []
+        var failedSaves: [Event.SentDatabaseChanges.FailedZoneSave] = []
+        var deleted: [CKRecordZone.ID] = []
+        var failedDeletes: [CKRecordZone.ID: CKError] = [:]
+        for zone in saving {
+            switch answer.saveResults[zone.zoneID] {
+            case .success(let server)?: saved.append(server)
+            case .failure(let failure)?:
+                let error = failure as? CKError ?? CKError(.internalError, "\(failure)")
+                failedSaves.append(.init(zone: zone, error: error))
+                pass.itemFailures[zone.zoneID] = error
+            case nil: break
+            }
+        }
+        for id in deleting {
+            switch answer.deleteResults[id] {
+            case .success?: deleted.append(id)
+            case .failure(let failure)?:
+                let error = failure as? CKError ?? CKError(.internalError, "\(failure)")
+                failedDeletes[id] = error
+                pass.itemFailures[id] = error
+            case nil: break
+            }
+        }
+        // Answered changes leave the queue; the delegate adds a refused one again to retry.
+        state.remove(pendingDatabaseChanges: changes)
+        await deliver(.sentDatabaseChanges(Event.SentDatabaseChanges(
+            savedZones: saved, failedZoneSaves: failedSaves, deletedZoneIDs: deleted, failedZoneDeletes: failedDeletes
+        )))
+        await deliverState()
+    }
+}
+
+extension CKSyncEngine.RecordZoneChangeBatch {
+    /// The batch in two (saves first, then deletes), for a request the server found too large.
+    func halves() -> [Self] {
+        let items: [Either] = recordsToSave.map(Either.save) + recordIDsToDelete.map(Either.delete)
+        let middle = items.count / 2
+        return [items[..<middle], items[middle...]].map { part in
+            Self(
+                recordsToSave: part.compactMap { if case .save(let record) = $0 { record } else { nil } },
+                recordIDsToDelete: part.compactMap { if case .delete(let id) = $0 { id } else { nil } }, atomicByZone: atomicByZone
+            )
+        }
+    }
+
+    private enum Either {
+        case save(CKRecord)
+        case delete(CKRecord.ID)
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+
+extension CKSyncEngine {
+    /// What the engine keeps between launches — change tokens, pending changes, the account —
+    /// and the pending changes the app adds. The app persists ``Serialization`` from each
+    /// `stateUpdate` event and hands it back to the next engine.
+    public final class State: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: Serialization
+        /// Called after the app adds changes (the engine schedules a send).
+        var onChange: (@Sendable () -> Void)?
+
+        init(_ serialization: Serialization?) {
+            self.stored = serialization ?? Serialization()
+        }
+
+        /// Record changes waiting to be sent, oldest first (a record's later change replaces its earlier one).
+        public var pendingRecordZoneChanges: [PendingRecordZoneChange] { lock.withLock { stored.pendingRecordZoneChanges() } }
+
+        /// Zone changes waiting to be sent (a zone's later change replaces its earlier one).
+        public var pendingDatabaseChanges: [PendingDatabaseChange] { lock.withLock { stored.pendingDatabaseChanges() } }
+
+        /// Set by the app when it has changes it has not added yet: the engine then asks for a batch anyway.
+        public var hasPendingUntrackedChanges: Bool {
+            get { lock.withLock { stored.hasPendingUntrackedChanges } }
+            set { lock.withLock { stored.hasPendingUntrackedChanges = newValue } }
+        }
+
+        /// Zones the server said changed and whose changes are not fetched yet.
+        public var zoneIDsWithUnfetchedServerChanges: [CKRecordZone.ID] { lock.withLock { stored.unfetchedZones.map(\.id) } }
+
+        public func add(pendingRecordZoneChanges changes: [PendingRecordZoneChange]) {
+            guard !changes.isEmpty else { return }
+            lock.withLock { stored.add(changes) }
+            onChange?()
+        }
+
+        public func remove(pendingRecordZoneChanges changes: [PendingRecordZoneChange]) {
+            let removed = Set(changes.map(Serialization.PendingRecord.init))
+            lock.withLock { stored.records.removeAll { removed.contains($0) } }
+        }
+
+        public func add(pendingDatabaseChanges changes: [PendingDatabaseChange]) {
+            guard !changes.isEmpty else { return }
+            lock.withLock { stored.add(changes) }
+            onChange?()
+        }
+
+        public func remove(pendingDatabaseChanges changes: [PendingDatabaseChange]) {
+            let removed = Set(changes.map(Serialization.PendingZone.init))
+            lock.withLock { stored.zones.removeAll { removed.contains($0) } }
+        }
+
+        /// Reads or changes the stored state under the lock (the engine's bookkeeping).
+        func update<T>(_ body: (inout Serialization) -> T) -> T { lock.withLock { body(&stored) } }
+
+        var serialization: Serialization { lock.withLock { stored } }
+    }
+}
+
+extension CKSyncEngine.State {
+    /// The engine's state as the app stores it: opaque, `Codable`.
+    public struct Serialization: Codable, Sendable, Hashable {
+        /// A zone ID as stored.
+        struct Zone: Codable, Sendable, Hashable {
+            var name: String
+            var owner: String
+
+            init(_ id: CKRecordZone.ID) {
+                name = id.zoneName
+                owner = id.ownerName
+            }
+
+            var id: CKRecordZone.ID { CKRecordZone.ID(zoneName: name, ownerName: owner) }
+            var key: String { "\(owner)/\(name)" }
+        }
+
+        /// A pending record change as stored; `sequence` tells a change added again while it was
+        /// being sent from the one sent (equality ignores it).
+        struct PendingRecord: Codable, Sendable, Hashable {
+            var delete: Bool
+            var recordName: String
+            var zone: Zone
+            var sequence = 0
+
+            init(_ change: CKSyncEngine.PendingRecordZoneChange) {
+                delete = if case .deleteRecord = change { true } else { false }
+                recordName = change.recordID.recordName
+                zone = Zone(change.recordID.zoneID)
+            }
+
+            static func == (lhs: Self, rhs: Self) -> Bool {
+                lhs.delete == rhs.delete && lhs.recordName == rhs.recordName && lhs.zone == rhs.zone
+            }
+
+            func hash(into hasher: inout Hasher) {
+                hasher.combine(delete)
+                hasher.combine(recordName)
+                hasher.combine(zone)
+            }
+
+            var change: CKSyncEngine.PendingRecordZoneChange {
+                let id = CKRecord.ID(recordName: recordName, zoneID: zone.id)
+                return delete ? .deleteRecord(id) : .saveRecord(id)
+            }
+        }
+
+        /// A pending zone change as stored.
+        struct PendingZone: Codable, Sendable, Hashable {
+            var delete: Bool
+            var zone: Zone
+
+            init(_ change: CKSyncEngine.PendingDatabaseChange) {
+                delete = if case .deleteZone = change { true } else { false }
+                zone = Zone(change.zoneID)
+            }
+
+            var change: CKSyncEngine.PendingDatabaseChange { delete ? .deleteZone(zone.id) : .saveZone(CKRecordZone(zoneID: zone.id)) }
+        }
+
+        var databaseToken: String?
+        var zoneTokens: [String: String] = [:]
+        var records: [PendingRecord] = []
+        var zones: [PendingZone] = []
+        var unfetchedZones: [Zone] = []
+        var hasPendingUntrackedChanges = false
+        /// The sequence the next added record change gets.
+        var nextSequence = 1
+        /// The account the state belongs to (its user record name).
+        var user: String?
+        /// The account the engine's database subscription was saved for.
+        var subscribedUser: String?
+
+        init() {}
+
+        func pendingRecordZoneChanges() -> [CKSyncEngine.PendingRecordZoneChange] { records.map(\.change) }
+        func pendingDatabaseChanges() -> [CKSyncEngine.PendingDatabaseChange] { zones.map(\.change) }
+
+        mutating func add(_ changes: [CKSyncEngine.PendingRecordZoneChange]) {
+            for var change in changes.map(PendingRecord.init) {
+                change.sequence = nextSequence
+                nextSequence += 1
+                records.removeAll { $0.recordName == change.recordName && $0.zone == change.zone }
+                records.append(change)
+            }
+        }
+
+        /// The sequence of a pending change, when it is pending.
+        func sequence(of change: CKSyncEngine.PendingRecordZoneChange) -> Int? {
+            let wanted = PendingRecord(change)
+            return records.first { $0 == wanted }?.sequence
+        }
+
+        /// Removes answered changes, unless the app added them again since they were sent.
+        mutating func remove(answered: [CKSyncEngine.PendingRecordZoneChange: Int]) {
+            records.removeAll { record in answered[record.change] == record.sequence }
+        }
+
+        mutating func add(_ changes: [CKSyncEngine.PendingDatabaseChange]) {
+            for change in changes.map(PendingZone.init) {
+                zones.removeAll { $0.zone == change.zone }
+                zones.append(change)
+            }
+        }
+
+        /// Forgets everything of the account: tokens and pending changes (another account signed in).
+        mutating func reset(for user: String?) {
+            self = Serialization()
+            self.user = user
+        }
+    }
+}

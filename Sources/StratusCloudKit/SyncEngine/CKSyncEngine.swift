@@ -1,0 +1,198 @@
+import Foundation
+
+/// CloudKit's sync engine, as Apple ships it: the app owns its store, adds pending changes to
+/// ``state`` and answers two delegate calls; the engine sends in batches, fetches database and
+/// zone changes page by page, retries what is transient, and reports everything as events
+/// delivered one at a time. With `automaticallySync` it also saves its database subscription,
+/// listens on the server's webcourier, fetches when notified and sends soon after changes are
+/// added; it stops when released.
+public final class CKSyncEngine: @unchecked Sendable {
+    /// How an engine works: its database, the state it starts from, its delegate.
+    public struct Configuration: @unchecked Sendable {
+        public var database: CKDatabase
+        public var stateSerialization: State.Serialization?
+        public weak var delegate: (any CKSyncEngineDelegate)?
+        /// Sync without being asked: fetch on push, send after changes are added (default `true`).
+        public var automaticallySync = true
+        /// The database subscription's ID (`nil`: the engine's own).
+        public var subscriptionID: CKSubscription.ID?
+
+        public init(database: CKDatabase, stateSerialization: State.Serialization?, delegate: any CKSyncEngineDelegate) {
+            self.database = database
+            self.stateSerialization = stateSerialization
+            self.delegate = delegate
+        }
+    }
+
+    public let database: CKDatabase
+    public let state: State
+    let configuration: Configuration
+    let gate = SyncGate()
+    let schedule = SyncSchedule()
+
+    public init(_ configuration: Configuration) {
+        self.configuration = configuration
+        self.database = configuration.database
+        self.state = State(configuration.stateSerialization)
+        if configuration.automaticallySync { startAutomaticSync() }
+    }
+
+    deinit { schedule.stop() }
+
+    /// Cancels what the engine is doing and has scheduled (pending changes stay).
+    public func cancelOperations() async {
+        schedule.cancelScheduled()
+    }
+
+    func deliver(_ event: Event) async {
+        await configuration.delegate?.handleEvent(event, syncEngine: self)
+    }
+
+    func deliverState() async {
+        await deliver(.stateUpdate(Event.StateUpdate(stateSerialization: state.serialization)))
+    }
+
+    var subscriptionID: String { configuration.subscriptionID ?? "CKSyncEngine-\(database.databaseScope == .shared ? "shared" : "private")" }
+
+    // MARK: - Fetch
+
+    /// Fetches database changes, then each changed zone's record changes, page by page.
+    public func fetchChanges(_ options: FetchChangesOptions = FetchChangesOptions()) async throws {
+        try await fetchChanges(options, reason: .manual)
+    }
+
+    func fetchChanges(_ asked: FetchChangesOptions, reason: SyncReason) async throws {
+        try await gate.run {
+            var context = FetchChangesContext(reason: reason, options: asked)
+            if let delegate = self.configuration.delegate {
+                context = FetchChangesContext(reason: reason, options: await delegate.nextFetchChangesOptions(context, syncEngine: self))
+            }
+            await self.deliver(.willFetchChanges(Event.WillFetchChanges(context: context)))
+            do {
+                try await self.checkAccount()
+                try await self.ensureSubscription()
+                try await self.fetchDatabaseChanges()
+                let unfetched = self.state.update { $0.unfetchedZones.map(\.id) }
+                let ordered = context.options.prioritizedZoneIDs.filter(unfetched.contains) + unfetched.filter { !context.options.prioritizedZoneIDs.contains($0) }
+                for zoneID in ordered where context.options.scope.contains(zoneID) {
+                    try await self.fetchZone(zoneID)
+                }
+            } catch {
+                await self.deliver(.didFetchChanges(Event.DidFetchChanges(context: context)))
+                throw error
+            }
+            await self.deliver(.didFetchChanges(Event.DidFetchChanges(context: context)))
+        }
+    }
+
+    /// The database feed since the state's token: the zones it names are remembered as unfetched
+    /// (in the state, so a fetch cut short resumes them), deleted ones reported and forgotten.
+    private func fetchDatabaseChanges() async throws {
+        while true {
+            let token = state.update { $0.databaseToken }.map(CKServerChangeToken.init)
+            let page: (modifications: [CKDatabase.DatabaseChange.Modification], deletions: [CKDatabase.DatabaseChange.Deletion], changeToken: CKServerChangeToken, moreComing: Bool)
+            do {
+                page = try await SyncRetry.run { try await self.database.databaseChanges(since: token) }
+            } catch let error as CKError where error.code == .changeTokenExpired && token != nil {
+                // The server dropped the database's history: read it again from the start.
+                state.update { $0.databaseToken = nil }
+                continue
+            }
+            state.update { stored in
+                for deletion in page.deletions {
+                    let zone = CKSyncEngine.State.Serialization.Zone(deletion.zoneID)
+                    stored.zoneTokens[zone.key] = nil
+                    stored.unfetchedZones.removeAll { $0 == zone }
+                }
+                for modification in page.modifications {
+                    let zone = CKSyncEngine.State.Serialization.Zone(modification.zoneID)
+                    if !stored.unfetchedZones.contains(zone) { stored.unfetchedZones.append(zone) }
+                }
+                stored.databaseToken = page.changeToken.value
+            }
+            if !page.modifications.isEmpty || !page.deletions.isEmpty {
+                await deliver(.fetchedDatabaseChanges(Event.FetchedDatabaseChanges(modifications: page.modifications, deletions: page.deletions)))
+            }
+            await deliverState()
+            if !page.moreComing { return }
+        }
+    }
+
+    private func fetchZone(_ zoneID: CKRecordZone.ID) async throws {
+        await deliver(.willFetchRecordZoneChanges(Event.WillFetchRecordZoneChanges(zoneID: zoneID)))
+        let key = CKSyncEngine.State.Serialization.Zone(zoneID).key
+        while true {
+            let token = state.update { $0.zoneTokens[key] }.map(CKServerChangeToken.init)
+            let page: (modificationResultsByID: [CKRecord.ID: Result<CKDatabase.RecordZoneChange.Modification, any Error>], deletions: [CKDatabase.RecordZoneChange.Deletion], changeToken: CKServerChangeToken, moreComing: Bool)
+            do {
+                page = try await SyncRetry.run { try await self.database.recordZoneChanges(inZoneWith: zoneID, since: token) }
+            } catch let error as CKError where error.code == .changeTokenExpired && token != nil {
+                state.update { $0.zoneTokens[key] = nil }
+                await deliverState()
+                continue
+            } catch let error as CKError where error.code == .zoneNotFound || error.code == .userDeletedZone {
+                // The zone went since the feed said: report it as the feed would have, with why.
+                let reason: CKDatabase.DatabaseChange.Deletion.Reason =
+                    error.code == .userDeletedZone ? .purged : (error.userInfo[CKErrorUserDidResetEncryptedDataKey] as? Bool == true ? .encryptedDataReset : .deleted)
+                forget(zoneID)
+                let deletion = CKDatabase.DatabaseChange.Deletion(zoneID: zoneID, reason: reason)
+                await deliver(.fetchedDatabaseChanges(Event.FetchedDatabaseChanges(modifications: [], deletions: [deletion])))
+                await deliverState()
+                await deliver(.didFetchRecordZoneChanges(Event.DidFetchRecordZoneChanges(zoneID: zoneID, error: error)))
+                return
+            }
+            let modifications = page.modificationResultsByID.values.compactMap { try? $0.get() }
+                .sorted { ($0.record.modificationDate ?? .distantPast, $0.record.recordID.recordName) < ($1.record.modificationDate ?? .distantPast, $1.record.recordID.recordName) }
+            await deliver(.fetchedRecordZoneChanges(Event.FetchedRecordZoneChanges(modifications: modifications, deletions: page.deletions)))
+            state.update { stored in
+                stored.zoneTokens[key] = page.changeToken.value
+                if !page.moreComing { stored.unfetchedZones.removeAll { $0.key == key } }
+            }
+            await deliverState()
+            if !page.moreComing { break }
+        }
+        await deliver(.didFetchRecordZoneChanges(Event.DidFetchRecordZoneChanges(zoneID: zoneID, error: nil)))
+    }
+
+    private func forget(_ zoneID: CKRecordZone.ID) {
+        let zone = CKSyncEngine.State.Serialization.Zone(zoneID)
+        state.update { stored in
+            stored.zoneTokens[zone.key] = nil
+            stored.unfetchedZones.removeAll { $0 == zone }
+        }
+    }
+
+    // MARK: - Account and subscription
+
+    /// Who is signed in. Another user than the state's resets the state (their tokens and
+    /// changes are not this user's); a token the server refuses (`notAuthenticated`) changes
+    /// nothing: pending changes wait until the same user is back.
+    private func checkAccount() async throws {
+        let current = try await SyncRetry.run { try await self.database.container.userRecordID() }
+        let previous = state.update { $0.user }
+        guard previous != current.recordName else { return }
+        let change: Event.AccountChange.ChangeType
+        if let previous {
+            change = .switchAccounts(previousUser: CKRecord.ID(recordName: previous), currentUser: current)
+            state.update { $0.reset(for: current.recordName) }
+        } else {
+            change = .signIn(currentUser: current)
+            state.update { $0.user = current.recordName }
+        }
+        await deliver(.accountChange(Event.AccountChange(changeType: change)))
+        await deliverState()
+    }
+
+    /// Saves the engine's database subscription once per account.
+    private func ensureSubscription() async throws {
+        let (user, subscribed) = state.update { ($0.user, $0.subscribedUser) }
+        guard let user, subscribed != user else { return }
+        let subscription = CKDatabaseSubscription(subscriptionID: subscriptionID)
+        let info = CKSubscription.NotificationInfo()
+        info.shouldSendContentAvailable = true
+        subscription.notificationInfo = info
+        _ = try await SyncRetry.run { try await self.database.save(subscription) }
+        state.update { $0.subscribedUser = user }
+        await deliverState()
+    }
+}

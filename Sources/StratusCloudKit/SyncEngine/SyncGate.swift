@@ -1,0 +1,48 @@
+import Foundation
+
+/// Lets one fetch or send of an engine run at a time, in the order they asked (an actor alone
+/// would interleave them at every `await`).
+actor SyncGate {
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// Runs `body` once every earlier caller's body ended.
+    func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        if busy {
+            await withCheckedContinuation { waiting.append($0) }
+        } else {
+            busy = true
+        }
+        defer { handOver() }
+        return try await body()
+    }
+
+    private func handOver() {
+        if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+    }
+}
+
+/// Retries of what CloudKit calls transient: the network, an unavailable service, rate limits,
+/// a busy zone — after the server's `retryAfter` when it gave one.
+enum SyncRetry {
+    static func isTransient(_ error: CKError) -> Bool {
+        switch error.code {
+        case .networkFailure, .networkUnavailable, .serviceUnavailable, .requestRateLimited, .zoneBusy, .serverResponseLost: true
+        default: false
+        }
+    }
+
+    /// Runs `call`, retrying transient failures up to `attempts` times.
+    static func run<T>(attempts: Int = 4, _ call: () async throws -> T) async throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                return try await call()
+            } catch let error as CKError where isTransient(error) && attempt < attempts {
+                let wait = error.retryAfterSeconds ?? 0.2 * Double(1 << attempt)
+                try await Task.sleep(for: .milliseconds(Int(min(wait, 30) * 1000)))
+                attempt += 1
+            }
+        }
+    }
+}
