@@ -76,7 +76,7 @@ public final class CKDatabase: NSObject, @unchecked Sendable {
         case .success(let response):
             for (id, entry) in zip(ids, response.records) {
                 switch entry {
-                case .success(let wire): results[id] = .success(try await received(wire, in: zoneID))
+                case .success(let wire): results[id] = await receivedResult(wire, in: zoneID)
                 case .failure(let error): results[id] = .failure(CKError(error, client: nil, zoneID: zoneID))
                 }
             }
@@ -135,6 +135,11 @@ public final class CKDatabase: NSObject, @unchecked Sendable {
             guard Self.isItemLevel(error) else { throw error }
             return .failure(error)
         }
+    }
+
+    /// A record the server sent, or the error of its assets' download (that record's alone).
+    func receivedResult(_ wire: Record, in zoneID: CKRecordZone.ID) async -> Result<CKRecord, any Error> {
+        do { return .success(try await received(wire, in: zoneID)) } catch { return .failure(error) }
     }
 
     /// A record the server sent, with its assets downloaded to local files.

@@ -108,22 +108,36 @@ extension CKError {
     public static var partialFailure: Code { .partialFailure }
     public static var networkUnavailable: Code { .networkUnavailable }
     public static var networkFailure: Code { .networkFailure }
+    public static var badContainer: Code { .badContainer }
     public static var serviceUnavailable: Code { .serviceUnavailable }
     public static var requestRateLimited: Code { .requestRateLimited }
+    public static var missingEntitlement: Code { .missingEntitlement }
     public static var notAuthenticated: Code { .notAuthenticated }
     public static var permissionFailure: Code { .permissionFailure }
     public static var unknownItem: Code { .unknownItem }
     public static var invalidArguments: Code { .invalidArguments }
+    public static var resultsTruncated: Code { .resultsTruncated }
     public static var serverRecordChanged: Code { .serverRecordChanged }
     public static var serverRejectedRequest: Code { .serverRejectedRequest }
+    public static var assetFileNotFound: Code { .assetFileNotFound }
+    public static var assetFileModified: Code { .assetFileModified }
+    public static var incompatibleVersion: Code { .incompatibleVersion }
+    public static var constraintViolation: Code { .constraintViolation }
     public static var operationCancelled: Code { .operationCancelled }
     public static var changeTokenExpired: Code { .changeTokenExpired }
     public static var batchRequestFailed: Code { .batchRequestFailed }
     public static var zoneBusy: Code { .zoneBusy }
+    public static var badDatabase: Code { .badDatabase }
     public static var quotaExceeded: Code { .quotaExceeded }
     public static var zoneNotFound: Code { .zoneNotFound }
     public static var limitExceeded: Code { .limitExceeded }
     public static var userDeletedZone: Code { .userDeletedZone }
+    public static var tooManyParticipants: Code { .tooManyParticipants }
     public static var alreadyShared: Code { .alreadyShared }
     public static var referenceViolation: Code { .referenceViolation }
+    public static var managedAccountRestricted: Code { .managedAccountRestricted }
+    public static var participantMayNeedVerification: Code { .participantMayNeedVerification }
+    public static var serverResponseLost: Code { .serverResponseLost }
+    public static var assetNotAvailable: Code { .assetNotAvailable }
+    public static var accountTemporarilyUnavailable: Code { .accountTemporarilyUnavailable }
 }

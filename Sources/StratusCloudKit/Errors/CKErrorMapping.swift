@@ -32,7 +32,9 @@ extension CKError.Code {
         self =
             switch kind {
             case .server(let body): CKError.Code(serverErrorCode: body.serverErrorCode, ckErrorCode: body.ckErrorCode)
-            case .status(let status) where status == 503 || status == 429: .serviceUnavailable
+            case .status(429): .requestRateLimited
+            case .status(503): .serviceUnavailable
+            case .cancelled: .operationCancelled
             case .status: .serverRejectedRequest
             case .network: .networkFailure
             case .undecodable: .serverRejectedRequest

@@ -51,6 +51,7 @@ open class CKOperation: Operation, @unchecked Sendable {
             done.signal()
         }
         state.withLock { work = task }
+        if isCancelled { task.cancel() }
         done.wait()
     }
 
@@ -82,8 +83,8 @@ open class CKDatabaseOperation: CKOperation, @unchecked Sendable {
     /// The database the operation acts on, or `invalidArguments` without one.
     func requireDatabase() throws(CKError) -> CKDatabase {
         if let database { return database }
-        if let container = targetContainer { return container.privateCloudDatabase }
-        throw CKError(.invalidArguments, "the operation has no database: add it to a CKDatabase")
+        // As on Apple: no database and no container is the default container's private database.
+        return (targetContainer ?? CKContainer.default()).privateCloudDatabase
     }
 }
 

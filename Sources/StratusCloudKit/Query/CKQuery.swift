@@ -73,8 +73,8 @@ extension CKDatabase {
         for entry in response.records {
             switch entry {
             case .success(let wire):
-                let record = try await received(wire, in: zone)
-                results.append((record.recordID, .success(record)))
+                let id = CKRecord.ID(recordName: wire.recordName ?? "", zoneID: CKRecordZone.ID.resolving(wire.zoneID, in: zone))
+                results.append((id, await receivedResult(wire, in: zone)))
             case .failure(let error):
                 let id = CKRecord.ID(recordName: error.recordName ?? "", zoneID: zone)
                 results.append((id, .failure(CKError(error, client: nil, zoneID: zone))))

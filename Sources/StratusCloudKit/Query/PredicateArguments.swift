@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(CoreLocation)
+import CoreLocation
+#endif
 import StratusModel
 
 // The CloudKit values a predicate's `%@` may name, as the wire compares them.

@@ -49,11 +49,19 @@ public class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSett
     public subscript(key: FieldKey) -> (any CKRecordValue)? {
         get { lock.withLock { values[key] } }
         set {
+            // Numbers are kept as NSNumber, as Apple's records keep them: `as? Int`, `as? Double` both read them.
+            let normalized = newValue.map(RecordValues.normalized)
             lock.withLock {
-                values[key] = newValue
+                values[key] = normalized
                 changed.insert(key)
             }
         }
+    }
+
+    /// A field's value as `T` (`let title: String? = record["title"]`).
+    public subscript<T: CKRecordValueProtocol>(key: FieldKey) -> T? {
+        get { self[key] as? T }
+        set { self[key] = newValue }
     }
 
     public func object(forKey key: FieldKey) -> (any CKRecordValue)? { self[key] }

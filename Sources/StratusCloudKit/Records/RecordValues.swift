@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(CoreLocation)
+import CoreLocation
+#endif
 import StratusModel
 
 /// Converts between the values apps put in records (``CKRecordValue``) and the wire's typed
@@ -95,6 +98,34 @@ enum RecordValues {
         case .reference(let reference): return CKRecord.Reference(wire: reference, zoneID: zoneID)
         case .asset(let asset): return CKAsset(fileURL: asset.fileChecksum.flatMap { assets[$0] }, stored: asset)
         case .list: return nil
+        }
+    }
+
+    /// A value as a record keeps it: Swift numbers and booleans (and arrays of them) as `NSNumber`.
+    static func normalized(_ value: any CKRecordValue) -> any CKRecordValue {
+        if value is NSNumber { return value }
+        if let number = number(value) { return number }
+        if let list = value as? [Any], !list.isEmpty, list.allSatisfy({ number($0) != nil }) { return list.compactMap(number) }
+        return value
+    }
+
+    private static func number(_ value: Any) -> NSNumber? {
+        switch value {
+        case let number as NSNumber: number
+        case let flag as Bool: NSNumber(value: flag)
+        case let number as Int: NSNumber(value: number)
+        case let number as Int64: NSNumber(value: number)
+        case let number as Int32: NSNumber(value: number)
+        case let number as Int16: NSNumber(value: number)
+        case let number as Int8: NSNumber(value: number)
+        case let number as UInt: NSNumber(value: number)
+        case let number as UInt64: NSNumber(value: number)
+        case let number as UInt32: NSNumber(value: number)
+        case let number as UInt16: NSNumber(value: number)
+        case let number as UInt8: NSNumber(value: number)
+        case let number as Double: NSNumber(value: number)
+        case let number as Float: NSNumber(value: number)
+        default: nil
         }
     }
 

@@ -1,6 +1,17 @@
 import Foundation
 import StratusModel
 
+/// The record name of every zone-wide share.
+public let CKRecordNameZoneWideShare = ShareNames.zoneWideShare
+
+extension CKRecord {
+    /// The record types the system defines.
+    public enum SystemType {
+        public static let share = ShareNames.recordType
+        public static let userRecord = "Users"
+    }
+}
+
 /// A share: a record of type `cloudkit.share` that opens a record hierarchy (``init(rootRecord:)``)
 /// or a whole zone (``init(recordZoneID:)``) to participants. Save it with its root record in
 /// one `modifyRecords`; the saved share has its ``url``, which a participant accepts.
@@ -59,10 +70,19 @@ public final class CKShare: CKRecord, @unchecked Sendable {
 
     /// Adds a participant (from ``CKContainer/shareParticipant(forEmailAddress:)`` or the like).
     public func addParticipant(_ participant: Participant) {
-        guard !participants.contains(participant) else { return }
+        guard !participants.contains(where: { $0 == participant || Self.samePerson($0, participant) }) else { return }
         if participant.role == .unknown { participant.role = .privateUser }
         participants.append(participant)
         sharingChanged = true
+    }
+
+    /// Whether two participants name the same account or the same invited email.
+    private static func samePerson(_ a: Participant, _ b: Participant) -> Bool {
+        if let one = a.userIdentity.userRecordID, let other = b.userIdentity.userRecordID { return one == other }
+        if let one = a.userIdentity.lookupInfo?.emailAddress, let other = b.userIdentity.lookupInfo?.emailAddress {
+            return one.lowercased() == other.lowercased()
+        }
+        return false
     }
 
     /// Removes a participant; saving the share takes their access away.

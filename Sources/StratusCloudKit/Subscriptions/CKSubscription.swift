@@ -80,8 +80,16 @@ open class CKSubscription: NSObject, NSSecureCoding, @unchecked Sendable {
                 zoneID: CKRecordZone.ID.resolving(wire.zoneID, in: .default), subscriptionID: wire.subscriptionID
             )
         case .query?:
-            let query = CKQuery(recordType: wire.query?.recordType ?? "", predicate: NSPredicate(value: true))
-            let querySubscription = CKQuerySubscription(recordType: query.recordType, predicate: query.predicate, subscriptionID: wire.subscriptionID)
+            var options: CKQuerySubscription.Options = []
+            let triggers = wire.triggers ?? Set(Subscription.Trigger.allCases)
+            if triggers.contains(.create) { options.insert(.firesOnRecordCreation) }
+            if triggers.contains(.update) { options.insert(.firesOnRecordUpdate) }
+            if triggers.contains(.delete) { options.insert(.firesOnRecordDeletion) }
+            if wire.firesOnce == true { options.insert(.firesOnce) }
+            // The predicate is not rebuilt from the wire query (it is kept and sent back as it came).
+            let querySubscription = CKQuerySubscription(
+                recordType: wire.query?.recordType ?? "", predicate: NSPredicate(value: true), subscriptionID: wire.subscriptionID, options: options
+            )
             querySubscription.zoneID = wire.zoneID.map { CKRecordZone.ID.resolving($0, in: .default) }
             querySubscription.storedQuery = wire.query
             subscription = querySubscription

@@ -80,12 +80,14 @@ extension CKSyncEngine {
 
     /// What ``CKSyncEngine/sendChanges(_:)`` sends.
     public struct SendChangesOptions: Sendable {
+        public typealias Scope = ChangeScope
         public var scope: ChangeScope
         public init(scope: ChangeScope = .all) { self.scope = scope }
     }
 
     /// What ``CKSyncEngine/fetchChanges(_:)`` fetches.
     public struct FetchChangesOptions: Sendable {
+        public typealias Scope = ChangeScope
         public var scope: ChangeScope
         /// Zones to fetch first.
         public var prioritizedZoneIDs: [CKRecordZone.ID] = []

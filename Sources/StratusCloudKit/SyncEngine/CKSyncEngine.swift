@@ -140,6 +140,11 @@ public final class CKSyncEngine: @unchecked Sendable {
                 await deliverState()
                 await deliver(.didFetchRecordZoneChanges(Event.DidFetchRecordZoneChanges(zoneID: zoneID, error: error)))
                 return
+            } catch {
+                // Every willFetchRecordZoneChanges gets its didFetch…, a failure included.
+                let reported = error as? CKError ?? CKError(.internalError, "\(error)")
+                await deliver(.didFetchRecordZoneChanges(Event.DidFetchRecordZoneChanges(zoneID: zoneID, error: reported)))
+                throw error
             }
             let modifications = page.modificationResultsByID.values.compactMap { try? $0.get() }
                 .sorted { ($0.record.modificationDate ?? .distantPast, $0.record.recordID.recordName) < ($1.record.modificationDate ?? .distantPast, $1.record.recordID.recordName) }

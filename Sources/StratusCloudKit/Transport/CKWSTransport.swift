@@ -82,7 +82,8 @@ package struct CKWSTransport: Sendable {
             status = response.status.code
             bytes = try await response.body.collect(upTo: limit)
         } catch {
-            throw TransportFailure(.network, path: path, "\(error)")
+            // A request cut short because its task was cancelled is a cancellation, not the network.
+            throw TransportFailure(error is CancellationError || Task.isCancelled ? .cancelled : .network, path: path, "\(error)")
         }
         let data = Data(buffer: bytes)
         guard status == 200 else {
@@ -115,6 +116,8 @@ package struct TransportFailure: Error, Sendable {
         case undecodable
         /// The request could not be encoded.
         case unencodable
+        /// The task making the request was cancelled.
+        case cancelled
     }
 
     package var kind: Kind
