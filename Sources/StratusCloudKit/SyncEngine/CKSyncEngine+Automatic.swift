@@ -39,7 +39,7 @@ final class SyncSchedule: @unchecked Sendable {
 }
 
 /// A weak reference to an engine, for its own tasks.
-private final class WeakEngine: @unchecked Sendable {
+final class WeakEngine: @unchecked Sendable {
     weak var engine: CKSyncEngine?
     init(_ engine: CKSyncEngine) { self.engine = engine }
 }
@@ -50,7 +50,6 @@ extension CKSyncEngine {
 
     /// Fetches now, sends when changes are added, and listens for pushes.
     func startAutomaticSync() {
-        state.onChange = { [weak self] in self?.scheduleSend(after: 0) }
         scheduleFetch()
         let scope = database.databaseScope
         let container = database.container

@@ -17,6 +17,13 @@ extension CKSyncEngine {
                 self.state.pendingRecordZoneChanges.contains(where: options.scope.contains)
                 || self.state.pendingDatabaseChanges.contains(where: options.scope.contains) || self.state.hasPendingUntrackedChanges
             guard hasWork else { return }
+            // Another account's changes are never sent: the account is known before a send.
+            if !self.accountChecked.isSet {
+                try await self.checkAccount()
+                guard self.state.pendingRecordZoneChanges.contains(where: options.scope.contains)
+                    || self.state.pendingDatabaseChanges.contains(where: options.scope.contains) || self.state.hasPendingUntrackedChanges
+                else { return }
+            }
             let context = SendChangesContext(reason: reason, options: options)
             await self.deliver(.willSendChanges(Event.WillSendChanges(context: context)))
             var pass = SendPass()
@@ -75,8 +82,19 @@ extension CKSyncEngine {
                     saving: batch.recordsToSave, deleting: batch.recordIDsToDelete, savePolicy: .ifServerRecordUnchanged, atomically: batch.atomicByZone
                 )
             }
-        } catch let error as CKError where error.code == .limitExceeded && batch.recordsToSave.count + batch.recordIDsToDelete.count > 1 {
+        } catch let error as CKError where error.code == .limitExceeded && batch.recordsToSave.count + batch.recordIDsToDelete.count > 1
+            && !batch.atomicByZone
+        {
             for half in batch.halves() { try await send(half, pass: &pass) }
+            return
+        } catch let error as CKError where error.code == .limitExceeded {
+            // Too large to send as asked (an atomic batch is never split: halves would commit
+            // apart): each change fails with limitExceeded, for the delegate to batch smaller.
+            let answer = (
+                saveResults: Dictionary(batch.recordsToSave.map { ($0.recordID, Result<CKRecord, any Error>.failure(error)) }, uniquingKeysWith: { $1 }),
+                deleteResults: Dictionary(batch.recordIDsToDelete.map { ($0, Result<Void, any Error>.failure(error)) }, uniquingKeysWith: { $1 })
+            )
+            await report(batch, answer, pass: &pass)
             return
         } catch let error as CKError {
             // Nothing was answered for these: they stay pending for a later send.
@@ -84,6 +102,16 @@ extension CKSyncEngine {
             if SyncRetry.isTransient(error) { pass.transient(error) }
             return
         }
+        await report(batch, answer, pass: &pass)
+    }
+
+    /// Reports a batch's answers: saved and deleted changes leave the queue, a transient failure
+    /// stays pending, any other failure leaves it and goes to the delegate.
+    private func report(
+        _ batch: RecordZoneChangeBatch,
+        _ answer: (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>]),
+        pass: inout SendPass
+    ) async {
         var saved: [CKRecord] = []
         var failedSaves: [Event.SentRecordZoneChanges.FailedRecordSave] = []
         var deleted: [CKRecord.ID] = []

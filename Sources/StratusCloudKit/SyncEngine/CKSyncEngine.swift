@@ -29,12 +29,27 @@ public final class CKSyncEngine: @unchecked Sendable {
     let configuration: Configuration
     let gate = SyncGate()
     let schedule = SyncSchedule()
+    /// Whether this engine asked who is signed in (before its first fetch or send).
+    let accountChecked = OnceFlag()
 
     public init(_ configuration: Configuration) {
         self.configuration = configuration
         self.database = configuration.database
         self.state = State(configuration.stateSerialization)
+        // The app's own changes to the state are a state update too (persist them), and in
+        // automatic mode a reason to send.
+        let weakEngine = WeakEngine(self)
+        state.onChange = { weakEngine.engine?.stateChanged() }
         if configuration.automaticallySync { startAutomaticSync() }
+    }
+
+    /// The app changed the state: tell the delegate (one event at a time), and send soon when automatic.
+    func stateChanged() {
+        schedule.schedule(Task { [weak self] in
+            guard let engine = self else { return }
+            _ = try? await engine.gate.run { await engine.deliverState() }
+        })
+        if configuration.automaticallySync { scheduleSend(after: 0) }
     }
 
     deinit { schedule.stop() }
@@ -172,8 +187,9 @@ public final class CKSyncEngine: @unchecked Sendable {
     /// Who is signed in. Another user than the state's resets the state (their tokens and
     /// changes are not this user's); a token the server refuses (`notAuthenticated`) changes
     /// nothing: pending changes wait until the same user is back.
-    private func checkAccount() async throws {
+    func checkAccount() async throws {
         let current = try await SyncRetry.run { try await self.database.container.userRecordID() }
+        accountChecked.set()
         let previous = state.update { $0.user }
         guard previous != current.recordName else { return }
         let change: Event.AccountChange.ChangeType

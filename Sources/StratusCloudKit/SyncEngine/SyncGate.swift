@@ -46,3 +46,13 @@ enum SyncRetry {
         }
     }
 }
+
+/// A flag set once, read from any thread.
+final class OnceFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool { lock.withLock { value } }
+
+    func set() { lock.withLock { value = true } }
+}

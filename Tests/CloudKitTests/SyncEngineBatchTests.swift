@@ -1,0 +1,86 @@
+import CloudKit
+import Foundation
+import Testing
+
+/// Sends larger than one request: 444 pending changes go in one `sendChanges()` as several
+/// batches the engine asks the delegate for, each within CloudKit's 400 items an operation, and
+/// arrive whole on another device. A batch the delegate builds itself with
+/// `init(recordsToSave:recordIDsToDelete:atomicByZone:)` of 300 records is sent whole too
+/// (CloudKit takes 400 an operation; CloudKit Web Services 200 a request, so the module splits).
+@Suite struct SyncEngineBatchTests {
+    @Test func fourHundredFortyFourNotesSentAtOnceGoInSeveralBatchesAndArriveWholeOnAnotherDevice() async throws {
+        try await StratusServerProcess.with { server in
+            let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
+            let tablet = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
+            var expected: [String: String] = [:]
+            for index in 0..<444 {
+                expected["note-\(index)"] = "text \(index)"
+                await phone.write("note-\(index)", "text \(index)")
+            }
+            try await phone.send()
+
+            let sizes = await phone.batchSizes
+            #expect(sizes.count >= 2, "the engine asked the delegate for several batches: \(sizes)")
+            #expect(sizes.allSatisfy { $0 <= 400 }, "every batch within CloudKit's limit: \(sizes)")
+            #expect(sizes.reduce(0, +) == 444, "each change in one batch")
+            #expect(await phone.savedCount == 444)
+            #expect(await phone.failedSaves.isEmpty)
+            #expect(await phone.engine.state.pendingRecordZoneChanges.isEmpty)
+            #expect(await phone.milestones.filter { $0 == "willSendChanges" }.count == 1, "one send")
+
+            try await tablet.fetch()
+            #expect(await tablet.notes == expected)
+            let fetched = await tablet.fetchedNames
+            #expect(fetched.count == 444 && Set(fetched).count == 444, "each note fetched once")
+            #expect(try await serverNotes(in: notesZone, of: phone.database) == expected)
+        }
+    }
+
+    @Test func aNonAtomicBatchOfThreeHundredRecordsIsSavedWhole() async throws {
+        try await StratusServerProcess.with { server in
+            let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
+            await phone.setBatchStyle(.everythingAtOnce(atomicByZone: false))
+            let expected = try await sendThreeHundred(from: phone)
+            #expect(await phone.batchSizes == [300], "the delegate's one batch")
+            #expect(await phone.savedCount == 300)
+            #expect(await phone.failedSaves.isEmpty)
+            #expect(await phone.engine.state.pendingRecordZoneChanges.isEmpty)
+            #expect(try await serverNotes(in: notesZone, of: phone.database) == expected)
+        }
+    }
+
+    /// An atomic zone batch is one request, and CloudKit Web Services takes 200 operations a
+    /// request: a batch of 300 is never split (its halves would commit apart), so each change is
+    /// reported failed with `limitExceeded`, nothing is saved, and the changes are the delegate's
+    /// to batch smaller. (On Apple's servers the native limit is 400: a difference the README notes.)
+    @Test func anAtomicBatchOverTheRequestLimitIsNeverSplitAndEachChangeFailsWithLimitExceeded() async throws {
+        try await StratusServerProcess.with { server in
+            let db = try server.container("alice").privateCloudDatabase
+            let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
+            await phone.write("note-0", "draft")
+            try await phone.send()
+
+            await phone.setBatchStyle(.everythingAtOnce(atomicByZone: true))
+            await phone.write("note-0", "an edit")
+            for index in 1..<300 { await phone.write("note-\(index)", "text \(index)") }
+            let error = try await #require(throws: CKError.self) { try await phone.send() }
+            #expect(error.code == .partialFailure)
+            let failures = await phone.failedSaves
+            #expect(failures.count == 300 && failures.allSatisfy { $0.code == .limitExceeded }, "each of the 300 is reported failed")
+            #expect(try await serverNotes(in: notesZone, of: db) == ["note-0": "draft"], "nothing of the atomic batch committed")
+        }
+    }
+}
+
+private let notesZone = CKRecordZone.ID(zoneName: "Notes")
+
+/// Writes 300 notes on `device` and sends them in one `sendChanges()`; answers the notes.
+private func sendThreeHundred(from device: NoteDevice) async throws -> [String: String] {
+    var expected: [String: String] = [:]
+    for index in 0..<300 {
+        expected["note-\(index)"] = "text \(index)"
+        await device.write("note-\(index)", "text \(index)")
+    }
+    try await device.send()
+    return expected
+}
