@@ -52,3 +52,28 @@ import Testing
         }
     }
 }
+
+/// A participant leaves a share by deleting it from their shared database, as CloudKit documents.
+@Suite struct LeavingShareTests {
+    @Test func bobLeavesAZoneShareByDeletingItFromHisSharedDatabase() async throws {
+        try await StratusServerProcess.with { server in
+            let alice = try server.container("alice")
+            let bob = try server.container("bob")
+            let zoneID = CKRecordZone.ID(zoneName: "Album")
+            _ = try await alice.privateCloudDatabase.save(CKRecordZone(zoneID: zoneID))
+            let photo = CKRecord(recordType: "Photo", recordID: CKRecord.ID(recordName: "p1", zoneID: zoneID))
+            photo["caption"] = "Tram 28"
+            let share = CKShare(recordZoneID: zoneID)
+            share.addParticipant(try await alice.shareParticipant(forEmailAddress: "bob@example.com"))
+            let (saves, _) = try await alice.privateCloudDatabase.modifyRecords(saving: [photo, share], deleting: [])
+            let url = try #require((try saves[share.recordID]?.get() as? CKShare)?.url)
+            _ = try await bob.accept(try await bob.shareMetadata(for: url))
+            let shared = try #require(try await bob.sharedCloudDatabase.allRecordZones().first { $0.zoneID.zoneName == "Album" })
+
+            try await bob.sharedCloudDatabase.deleteRecord(withID: CKRecord.ID(recordName: CKRecordNameZoneWideShare, zoneID: shared.zoneID))
+            #expect(try await bob.sharedCloudDatabase.allRecordZones().isEmpty, "the zone left bob's shared database")
+            let kept = try await alice.privateCloudDatabase.record(for: share.recordID)
+            #expect(kept is CKShare, "alice's share stays")
+        }
+    }
+}

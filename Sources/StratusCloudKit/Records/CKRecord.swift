@@ -165,7 +165,8 @@ public class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSett
 
     /// The records/modify operation that saves this record under `policy`: a record the server
     /// never sent is created; with its change tag only its changed fields go (`update`, or
-    /// `replace` when a field was cleared); `changedKeys` and `allKeys` skip the tag check.
+    /// `replace` when a field or the parent was cleared: CKWS clears only by replacing);
+    /// `changedKeys` and `allKeys` skip the tag check, `allKeys` sending every local field.
     func wireOperation(policy: CKModifyRecordsOperation.RecordSavePolicy) -> RecordOperation {
         let all = policy == .allKeys || recordChangeTag == nil
         var (fields, cleared) = wireFields(all: all)
@@ -179,7 +180,8 @@ public class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSett
         case .changedKeys:
             type = clears ? .forceReplace : .forceUpdate
         case .allKeys:
-            type = .forceReplace
+            // Every local key overwrites the server's; keys only the server has stay (Apple's rule).
+            type = clears ? .forceReplace : .forceUpdate
         }
         let replaces = type == .replace || type == .forceReplace
         if replaces { fields = wireFields(all: true).fields }
