@@ -12,21 +12,55 @@ public class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSett
 
     public let recordType: RecordType
     public let recordID: ID
-    public internal(set) var recordChangeTag: String?
-    public internal(set) var creationDate: Date?
-    public internal(set) var modificationDate: Date?
-    public internal(set) var creatorUserRecordID: ID?
-    public internal(set) var lastModifiedUserRecordID: ID?
+    public internal(set) var recordChangeTag: String? {
+        get { lock.withLock { system.changeTag } }
+        set { lock.withLock { system.changeTag = newValue } }
+    }
+    public internal(set) var creationDate: Date? {
+        get { lock.withLock { system.created } }
+        set { lock.withLock { system.created = newValue } }
+    }
+    public internal(set) var modificationDate: Date? {
+        get { lock.withLock { system.modified } }
+        set { lock.withLock { system.modified = newValue } }
+    }
+    public internal(set) var creatorUserRecordID: ID? {
+        get { lock.withLock { system.creator } }
+        set { lock.withLock { system.creator = newValue } }
+    }
+    public internal(set) var lastModifiedUserRecordID: ID? {
+        get { lock.withLock { system.modifier } }
+        set { lock.withLock { system.modifier = newValue } }
+    }
     /// The record this one belongs to in a share's hierarchy.
     public var parent: Reference? {
         get { lock.withLock { storedParent } }
         set { lock.withLock { storedParent = newValue; parentChanged = true } }
     }
     /// The share this record is the root of, when it is one.
-    public internal(set) var share: Reference?
+    public internal(set) var share: Reference? {
+        get { lock.withLock { system.share } }
+        set { lock.withLock { system.share = newValue } }
+    }
     /// The share's short GUID (a record of a share's hierarchy names it).
-    var shortGUID: String?
+    var shortGUID: String? {
+        get { lock.withLock { system.shortGUID } }
+        set { lock.withLock { system.shortGUID = newValue } }
+    }
 
+    /// The fields the server keeps, read and written under ``lock`` like the values (an app may
+    /// read a record while an operation's task updates it).
+    private struct SystemFields {
+        var changeTag: String?
+        var created: Date?
+        var modified: Date?
+        var creator: ID?
+        var modifier: ID?
+        var share: Reference?
+        var shortGUID: String?
+    }
+
+    private var system = SystemFields()
     let lock = NSLock()
     private var values: [FieldKey: any CKRecordValue] = [:]
     private var changed: Set<FieldKey> = []
@@ -106,13 +140,8 @@ public class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSett
     class func make(recordType: RecordType, recordID: ID) -> CKRecord { CKRecord(recordType: recordType, recordID: recordID) }
 
     func copySystemFields(from other: CKRecord) {
-        recordChangeTag = other.recordChangeTag
-        creationDate = other.creationDate
-        modificationDate = other.modificationDate
-        creatorUserRecordID = other.creatorUserRecordID
-        lastModifiedUserRecordID = other.lastModifiedUserRecordID
-        share = other.share
-        shortGUID = other.shortGUID
+        let fields = other.lock.withLock { other.system }
+        lock.withLock { system = fields }
     }
 
     /// The record as the server last sent it, for a `serverRecordChanged`'s ancestor; `nil` for
