@@ -2,8 +2,8 @@ import Foundation
 
 /// The base of CloudKit's operations: a Foundation `Operation` whose work is a request (or a
 /// few) to the server. Add one to a database (``CKDatabase/add(_:)``) or a container; its
-/// per-item blocks, then its result block, are called from the operation's thread, in Apple's
-/// order, before `completionBlock`. Cancelling it ends its work with `operationCancelled`.
+/// per-item blocks, then its result block, are called from its work's task, in Apple's order,
+/// before `completionBlock`. Cancelling it ends its work with `operationCancelled`.
 open class CKOperation: Operation, @unchecked Sendable {
     /// How an operation runs: its container, quality of service and timeouts.
     open class Configuration: NSObject, @unchecked Sendable {
