@@ -43,6 +43,10 @@ extension CKSyncEngine {
         }
     }
 
+    /// Whether a refused change stays pending though not retried on its own: a full account
+    /// (`quotaExceeded`) never drops the user's edit; the next send after room is made takes it.
+    static func keepsPending(_ error: CKError) -> Bool { error.code == .quotaExceeded }
+
     /// What one send keeps track of.
     struct SendPass {
         /// Changes already sent in this pass (a second batch holding only these ends it), with
@@ -126,7 +130,7 @@ extension CKSyncEngine {
                 let error = failure as? CKError ?? CKError(.internalError, "\(failure)")
                 failedSaves.append(.init(record: record, error: error))
                 pass.itemFailures[record.recordID] = error
-                if SyncRetry.isTransient(error) { pass.transient(error) } else { answered.append(.saveRecord(record.recordID)) }
+                if SyncRetry.isTransient(error) { pass.transient(error) } else if !Self.keepsPending(error) { answered.append(.saveRecord(record.recordID)) }
             case nil: break
             }
         }
@@ -139,7 +143,7 @@ extension CKSyncEngine {
                 let error = failure as? CKError ?? CKError(.internalError, "\(failure)")
                 failedDeletes[id] = error
                 pass.itemFailures[id] = error
-                if SyncRetry.isTransient(error) { pass.transient(error) } else { answered.append(.deleteRecord(id)) }
+                if SyncRetry.isTransient(error) { pass.transient(error) } else if !Self.keepsPending(error) { answered.append(.deleteRecord(id)) }
             case nil: break
             }
         }

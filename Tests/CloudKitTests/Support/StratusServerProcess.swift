@@ -33,8 +33,25 @@ final class StratusServerProcess: @unchecked Sendable {
         CKContainer(identifier: containerIdentifier, connection: try StratusConnection(devCredentials: credentials, account: account))
     }
 
+    /// The `stratus` binary beside the test bundle (the package builds it for this target).
+    static var binary: URL { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stratus") }
+
+    /// Runs an operator's `stratus` command against this server (`--data` names it); answers
+    /// its exit status. For what no app can do through CloudKit's API: quotas, say.
+    @discardableResult
+    func stratus(_ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments + ["--data", data.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
     static func start(_ extra: [String]) async throws -> StratusServerProcess {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stratus")
+        let binary = Self.binary
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw ServerFailure("no stratus binary at \(binary.path): build the package first")
         }
