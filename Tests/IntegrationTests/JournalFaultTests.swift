@@ -142,18 +142,29 @@ struct JournalFaultTests {
         }
     }
 
-    @Test("a revoked web auth token: the next sync signs the account out and purges its local data")
-    func revokedTokenSignsOutAndPurges() async throws {
+    @Test("a revoked web auth token: the device stops syncing and keeps its unsent edit; the same user signing in again sends it")
+    func revokedTokenKeepsUnsentEditsUntilTheSameUserIsBack() async throws {
         try await Journal.run { journal in
             let iphone = try await journal.device("alice-iphone", signedInAs: "alice")
             try await iphone.save(await iphone.privateKey("nice"), type: "Destination", fields: Journal.destination("Nice"))
             try await iphone.sync()
             let token = try #require(journal.account("alice").credentials.webAuthToken)
             try await journal.admin("web-auth-tokens/revoke", RevokeWebAuthTokenRequest(webAuthToken: token))
+            try await iphone.save(await iphone.privateKey("porto"), type: "Destination", fields: Journal.destination("Porto"))
+
+            let refused = try await #require(throws: CloudError.self) { try await iphone.sync() }
+            #expect(refused.code == .notAuthenticated)
+            #expect(await iphone.events.contains { $0.name == "notAuthenticated" })
+            #expect(Set(try await iphone.records(in: .private).map(\.key.recordName)) == ["nice", "porto"], "nothing local is purged")
+            #expect(await iphone.userRecordName == journal.userRecordName("alice"))
+
+            // The same user signs in again (a new token): the edit goes out, nothing was lost.
+            let fresh = CloudCredentials(apiToken: journal.credentials.apiToken, webAuthToken: try await journal.mintWebAuthToken(for: "alice"))
+            let server = CloudContainer(identifier: Journal.container, serverURL: journal.serverURL, credentials: fresh).privateCloudDatabase
+            #expect(try await MirrorSnapshot.server(server).records.count == 1, "the edit waits while the token is refused")
+            try await iphone.signIn(SimulatedDevice.Account(name: "alice", credentials: fresh))
             try await iphone.sync()
-            #expect(await iphone.userRecordName == nil)
-            #expect(try await iphone.records(in: .private).isEmpty)
-            #expect(await iphone.events.contains { $0.name == "signedOut" })
+            #expect(try await MirrorSnapshot.server(server).records.count == 2)
             // Another account on the server is untouched by it.
             #expect(try await journal.serverSnapshot(as: "bob", scope: .private).isEmpty)
         }

@@ -179,15 +179,27 @@ public actor SimulatedDevice {
         try await task.value
     }
 
-    /// One sync; an account the server no longer signs in (AUTHENTICATION_REQUIRED: token revoked
-    /// or expired) is signed out and its local data purged, as on an account change.
+    /// One sync. A web auth token the server refuses (revoked, expired: AUTHENTICATION_REQUIRED)
+    /// is not an account change — CKSyncEngine's rule: the device stops syncing and keeps every
+    /// local change, unsent ones included, until the same user signs in again (a different user
+    /// purges it then, in ``signIn(_:)``). The sync throws `notAuthenticated`.
     private func syncNow() async throws {
         do {
             try await sendAndFetch()
         } catch let error as CloudError where error.serverErrorCode == .authenticationRequired {
-            log(.private, "signedOut")
-            try signOut()
+            log(.private, "notAuthenticated")
+            suspend()
+            throw error
         }
+    }
+
+    /// Stops syncing without touching the store: the account's data and unsent edits stay.
+    private func suspend() {
+        stopAutomaticSync()
+        account = nil
+        container = nil
+        engines = [:]
+        exporting = [:]
     }
 
     private func sendAndFetch() async throws {

@@ -97,6 +97,18 @@ struct Journal {
         #expect((200...201).contains(response.status.code), "\(path)", sourceLocation: sourceLocation)
     }
 
+    /// A new web auth token for `account` (the admin API), as a sign-in would give it.
+    func mintWebAuthToken(for account: String) async throws -> String {
+        var request = HTTPClientRequest(url: "\(serverURL)/stratus/v1/admin/web-auth-tokens")
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(credentials.adminToken)")
+        let email = credentials.account(account)?.email ?? ""
+        request.body = .bytes(ByteBuffer(data: try JSONEncoder().encode(CreateWebAuthTokenRequest(container: Journal.container, email: email))))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return try JSONDecoder().decode(CreateWebAuthTokenResponse.self, from: Data(buffer: body)).webAuthToken
+    }
+
     // MARK: - What the server says a device may see
 
     typealias Snapshot = [String: [String: FieldValue]]
