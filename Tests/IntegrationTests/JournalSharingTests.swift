@@ -51,6 +51,14 @@ struct JournalSharingTests {
             #expect(refusals.count == 1)
             #expect(try await bob.store.record(shared)?.fields["details"]?.value == .string("Trams, by bob"))
             #expect(try await bob.store.pendingExports(in: .shared).isEmpty)
+            // A record bob creates there is refused for good too: it goes back to the server's
+            // truth (no such record), never a silent local-only record.
+            let note = RecordKey(scope: .shared, zoneID: lisbon.zoneID, recordName: "bobs-note")
+            try await bob.save(note, type: "Note", fields: ["text": .string("bob's note")], parent: "lisbon")
+            try await bob.sync()
+            #expect(await bob.events.contains { $0.failures["bobs-note"] == .permissionFailure })
+            #expect(try await bob.store.record(note) == nil, "no local-only copy of the refused create")
+            #expect(try await bob.store.pendingExports(in: .shared).isEmpty)
             // The remote API reports the same refusal as CKModifyRecordsOperation would.
             let direct = Record(recordName: "lisbon", recordType: "Destination", fields: ["details": .string("direct")])
             let database = journal.container(as: "bob").sharedCloudDatabase

@@ -124,13 +124,18 @@ extension SimulatedDevice: SyncEngineDelegate {
         }
     }
 
+    /// Puts a refused change back to the server's truth: its version of the record, or — for a
+    /// record the server never had (a create refused for permission) — no record at all, so no
+    /// silent local-only record stays behind.
     private func restoreServerVersion(_ key: RecordKey) async throws {
         if try store.record(key)?.serverRecord != nil { return try store.revertToServer(key) }
         try store.markExported(key, through: .max)
         guard let container else { return }
         let database = key.scope == .shared ? container.sharedCloudDatabase : container.privateCloudDatabase
-        if case .success(let record)? = try await database.records(named: [key.recordName], in: key.zoneID).first {
-            try store.importRecord(record, scope: key.scope)
+        switch try await database.records(named: [key.recordName], in: key.zoneID).first {
+        case .success(let record)?: try store.importRecord(record, scope: key.scope)
+        case .failure(let error)? where error.code == .unknownItem: try store.importDeletion(key)
+        default: break
         }
     }
 }
