@@ -28,4 +28,29 @@ struct JournalRecoveryTests {
             try await journal.assertConsistent([(iphone, "alice")])
         }
     }
+
+    @Test("the same record name pending in two zones: a failure is recovered in its own zone, the other left alone")
+    func sameNameInTwoZones() async throws {
+        try await Journal.run { journal in
+            let iphone = try await journal.device("alice-iphone", signedInAs: "alice")
+            let inJournal = await iphone.privateKey("day-1")
+            let inArchive = RecordKey(scope: .private, zoneID: ZoneID(zoneName: "Archive", ownerRecordName: journal.userRecordName("alice")), recordName: "day-1")
+            try await iphone.save(inJournal, type: "Day", fields: ["text": .string("journal 1")])
+            try await iphone.save(inArchive, type: "Day", fields: ["text": .string("archive 1")])
+            try await iphone.sync()
+
+            // Both edited on the iPhone; meanwhile another device deletes the Journal zone only.
+            for round in 2...4 {
+                try await iphone.save(inJournal, type: "Day", fields: ["text": .string("journal \(round)")])
+                try await iphone.save(inArchive, type: "Day", fields: ["text": .string("archive \(round)")])
+                _ = try await journal.container(as: "alice").privateCloudDatabase.modifyZones(saving: [], deleting: [inJournal.zoneID])
+                try await iphone.sync()
+                let server = try await journal.serverSnapshot(as: "alice", scope: .private)
+                let owner = journal.userRecordName("alice")
+                #expect(server["\(owner)/Journal/day-1"]?["text"] == .string("journal \(round)"), "round \(round): the Journal edit survives in its zone")
+                #expect(server["\(owner)/Archive/day-1"]?["text"] == .string("archive \(round)"), "round \(round): the Archive record keeps its own edit")
+                try await journal.assertConsistent([(iphone, "alice")])
+            }
+        }
+    }
 }

@@ -67,10 +67,10 @@ extension SimulatedDevice: SyncEngineDelegate {
                 try store.markExported(key, through: exporting[key] ?? .max)
             }
             for failure in failed {
-                let name = failure.record.recordName ?? ""
-                failures[name] = failure.error.code
-                let key = keyOfSend(name, scope: scope)
-                let pending = await syncEngine.isPending(.saveRecord(SyncRecordID(zoneID: key.zoneID, recordName: key.recordName)))
+                // Matched by zone and name: the same name may be pending in two zones.
+                let key = RecordKey(scope: scope, zoneID: failure.recordID.zoneID, recordName: failure.recordID.recordName)
+                failures[key.recordName] = failure.error.code
+                let pending = await syncEngine.isPending(.saveRecord(failure.recordID))
                 try await recover(key, from: failure.error, stillPending: pending, syncEngine: syncEngine)
             }
             for (id, error) in failedDeletes {
@@ -87,10 +87,6 @@ extension SimulatedDevice: SyncEngineDelegate {
         case .willSendChanges: log(scope, "willSendChanges")
         case .didSendChanges: log(scope, "didSendChanges")
         }
-    }
-
-    private func keyOfSend(_ name: String, scope: DatabaseScope) -> RecordKey {
-        exporting.keys.first { $0.recordName == name && $0.scope == scope } ?? privateKey(name)
     }
 
     /// What the device does with a change the server refused. One the engine keeps queued (a

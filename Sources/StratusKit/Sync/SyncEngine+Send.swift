@@ -134,7 +134,7 @@ extension SyncEngine {
                 if error.isTransient || keepingFailures || error.code == .quotaExceeded { pass.held.insert(change) } else { answered.insert(change) }
                 if !keepingFailures { pass.itemFailures[change.recordID.recordName] = error }
                 if case .deleteRecord(let id) = change { failedDeletes.append((id, error)) } else {
-                    failed.append(FailedRecordSave(record: operation.record, error: error))
+                    failed.append(FailedRecordSave(record: operation.record, error: error, recordID: change.recordID))
                 }
             }
         }

@@ -82,10 +82,12 @@ public struct RecordDeletion: Sendable, Hashable {
     }
 }
 
-/// A save the server refused, with why.
+/// A save the server refused, with why, and the record's full ID (its zone and name: the same
+/// name may be pending in two zones).
 public struct FailedRecordSave: Sendable, Hashable {
     public var record: Record
     public var error: CloudError
+    public var recordID: SyncRecordID
 }
 
 /// What the engine tells its delegate (`CKSyncEngine.Event`), one at a time, in Apple's order:
