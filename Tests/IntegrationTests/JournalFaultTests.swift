@@ -36,6 +36,29 @@ struct JournalFaultTests {
         }
     }
 
+    @Test("a record throttled on its own (item-level THROTTLED) is not resent before its retry time, then lands")
+    func itemLevelThrottlingIsNotResentAtOnce() async throws {
+        try await Journal.run { journal in
+            let iphone = try await journal.device("alice-iphone", signedInAs: "alice")
+            try await iphone.sync()
+            try await journal.admin("faults", CreateFaultRequest(
+                match: FaultMatch(endpoint: "records/modify", recordType: "Destination"), action: .itemError(.throttled), count: 1
+            ))
+            let key = await iphone.privateKey("lisbon")
+            try await iphone.save(key, type: "Destination", fields: Journal.destination("Lisbon"))
+            try? await iphone.sync()
+            // The sync's later passes did not send it again at once: it waits, pending.
+            #expect(try await journal.serverSnapshot(as: "alice", scope: .private).isEmpty)
+            #expect(try await iphone.store.pendingExports(in: .private).count == 1)
+            #expect(await iphone.events.filter { $0.failures["lisbon"] == .requestRateLimited }.count == 1, "sent once, refused once")
+
+            try await Task.sleep(for: .milliseconds(1_100))   // past its retry time (no retryAfter: a second)
+            try await iphone.sync()
+            #expect(try await journal.serverSnapshot(as: "alice", scope: .private).count == 1)
+            try await journal.assertConsistent([(iphone, "alice")])
+        }
+    }
+
     @Test("an answer lost after commit: the resend finds its own write, one record results")
     func droppedAnswerEndsWithOneRecord() async throws {
         try await Journal.run { journal in

@@ -16,6 +16,9 @@ extension SyncEngine {
         guard hasPendingChanges else { return }
         try await deliver(.willSendChanges)
         var pass = SendPass()
+        let now = ContinuousClock.now
+        notBefore = notBefore.filter { $0.value > now }
+        pass.held.formUnion(notBefore.keys)
         do {
             // The owner's storage is full: nothing more is sent in this pass (the changes stay pending).
             while pass.quotaExceeded == nil {
@@ -132,6 +135,10 @@ extension SyncEngine {
                 // A transient item failure, a full quota, or a request that failed, keeps the change pending.
                 if error.code == .quotaExceeded { pass.quotaExceeded = error }
                 if error.isTransient || keepingFailures || error.code == .quotaExceeded { pass.held.insert(change) } else { answered.insert(change) }
+                if error.isTransient && !keepingFailures {
+                    let wait = (error.retryAfter ?? 1) * configuration.retryDelayScale
+                    notBefore[change] = ContinuousClock.now + .milliseconds(Int(wait * 1000))
+                }
                 if !keepingFailures { pass.itemFailures[change.recordID.recordName] = error }
                 if case .deleteRecord(let id) = change { failedDeletes.append((id, error)) } else {
                     failed.append(FailedRecordSave(record: operation.record, error: error, recordID: change.recordID))

@@ -38,6 +38,9 @@ public actor SyncEngine {
     public let configuration: Configuration
     public internal(set) var state: SyncEngineState
     let delegate: any SyncEngineDelegate
+    /// Changes a transient per-item failure (THROTTLED, TRY_AGAIN_LATER) holds back until then:
+    /// never resent before the server's `retryAfter` (or a second), however soon the app sends.
+    var notBefore: [PendingRecordZoneChange: ContinuousClock.Instant] = [:]
 
     public init(configuration: Configuration, state: SyncEngineState?, delegate: any SyncEngineDelegate) {
         self.configuration = configuration
