@@ -36,6 +36,11 @@ struct FuzzChecker {
                 do {
                     try await slot.device.sync()
                     try await world.ledger.settle(device: index, on: slot.device)
+                } catch let error as CloudError where error.serverErrorCode == .authenticationRequired {
+                    // Its token was revoked (and replaced): the user signs in again; nothing was purged.
+                    clean = false
+                    lastError = error
+                    try await slot.device.signIn(world.accounts[slot.account].account)
                 } catch {
                     clean = false
                     lastError = error

@@ -24,6 +24,9 @@ public struct FuzzRandom: RandomNumberGenerator, Sendable {
 public enum FuzzAction: String, Sendable, Hashable, CaseIterable, Codable {
     case create, update, delete, share, accept, changePermission, leave, stopSharing
     case toggleSync, goOffline, goOnline, signOut, signIn, crash, sync
+    /// The account's web auth token is revoked (its devices keep their unsent edits and stop
+    /// syncing until they sign in again with a new one).
+    case revokeToken
 
     /// How often each is drawn, relative to the others.
     var weight: Int {
@@ -34,7 +37,7 @@ public enum FuzzAction: String, Sendable, Hashable, CaseIterable, Codable {
         case .share: 5
         case .changePermission, .toggleSync, .goOnline, .signIn: 3
         case .leave, .stopSharing, .goOffline, .crash: 2
-        case .signOut: 1
+        case .signOut, .revokeToken: 1
         }
     }
 }

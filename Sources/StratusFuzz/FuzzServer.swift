@@ -43,6 +43,16 @@ public struct FuzzServer: Sendable {
         return accounts
     }
 
+    /// Revokes an account's web auth token and mints it a new one (what a user signing in again
+    /// gets); answers the new token.
+    func replaceWebAuthToken(_ token: String, userRecordName: String) async throws -> String {
+        _ = try await admin("web-auth-tokens/revoke", RevokeWebAuthTokenRequest(webAuthToken: token), as: RevokeWebAuthTokenResponse.self)
+        return try await admin(
+            "web-auth-tokens", CreateWebAuthTokenRequest(container: Self.container, userRecordName: userRecordName),
+            as: CreateWebAuthTokenResponse.self
+        ).webAuthToken
+    }
+
     /// Faults the server injected so far by buggify (`nil` when it runs without).
     func buggifyFired() async -> Int? {
         (try? await admin(method: .GET, "faults", body: Optional<CreateFaultRequest>.none, as: FaultsResponse.self))?.buggify?.fired

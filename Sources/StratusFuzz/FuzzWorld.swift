@@ -17,7 +17,8 @@ final class FuzzWorld {
 
     let seed: UInt64
     let server: FuzzServer
-    let accounts: [FuzzAccount]
+    /// The accounts, each with its current web auth token (``FuzzAction/revokeToken`` replaces it).
+    private(set) var accounts: [FuzzAccount]
     let retryDelayScale: Double
     /// How every device mirrors.
     let style: SimulatedDevice.MirroringStyle
@@ -72,6 +73,8 @@ final class FuzzWorld {
         } catch let error as CloudError {
             outcome = .refused
             refusals.append("\(step): \(error)")
+            // A refused token: the device stopped syncing, its edits kept; it signs in again later.
+            if error.serverErrorCode == .authenticationRequired { slots[index].signedIn = false }
         }
         var counts = tally[step.action] ?? (0, 0, 0)
         switch outcome {
@@ -166,6 +169,11 @@ final class FuzzWorld {
             }
         case .sync:
             try await device.sync()
+        case .revokeToken:
+            let account = accounts[slot.account]
+            guard let token = account.account.credentials.webAuthToken else { return .skipped }
+            let fresh = try await server.replaceWebAuthToken(token, userRecordName: account.userRecordName)
+            accounts[slot.account].account.credentials.webAuthToken = fresh
         }
         return .done
     }
