@@ -27,6 +27,9 @@ public enum FuzzAction: String, Sendable, Hashable, CaseIterable, Codable {
     /// The account's web auth token is revoked (its devices keep their unsent edits and stop
     /// syncing until they sign in again with a new one).
     case revokeToken
+    /// A participant creates a record in a zone shared with them (refused, and undone, when
+    /// read-only: never left on the device alone).
+    case createShared
 
     /// How often each is drawn, relative to the others.
     var weight: Int {
@@ -38,6 +41,7 @@ public enum FuzzAction: String, Sendable, Hashable, CaseIterable, Codable {
         case .changePermission, .toggleSync, .goOnline, .signIn: 3
         case .leave, .stopSharing, .goOffline, .crash: 2
         case .signOut, .revokeToken: 1
+        case .createShared: 4
         }
     }
 }

@@ -101,6 +101,14 @@ final class FuzzWorld {
             let caption = "c\(step.number)"
             try await device.save(key, type: "Destination", fields: ["caption": .string(caption), "uid": .string("u\(step.number)")])
             ledger.wrote(.init(key: key, caption: caption), on: index)
+        case .createShared:
+            guard let parent = pick(try await destinations(on: device, scopes: [.shared], where: { _ in true }), &random) else { return .skipped }
+            let key = RecordKey(scope: .shared, zoneID: parent.zoneID, recordName: "s\(step.number)")
+            let caption = "c\(step.number)"
+            try await device.save(
+                key, type: "Destination", fields: ["caption": .string(caption), "uid": .string("u\(step.number)")], parent: parent.recordName
+            )
+            ledger.wrote(.init(key: key, caption: caption), on: index)
         case .update:
             guard let key = try await pick(destinations(on: device, where: { try await device.canUpdateRecord($0) }), &random) else { return .skipped }
             let caption = "e\(step.number)"
