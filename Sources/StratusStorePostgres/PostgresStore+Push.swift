@@ -130,8 +130,10 @@ extension PostgresStore: PushStore {
             """)) { _ in true } ?? false
     }
 
-    public func advancePushToken(_ token: String, through position: Int64) async throws(StoreError) {
-        try await query("UPDATE push_tokens SET start_position = GREATEST(start_position, \(position)) WHERE token = \(token)")
+    public func advancePushToken(_ token: String, through position: Int64) async throws(StoreError) -> Bool {
+        try await first(query("""
+            UPDATE push_tokens SET start_position = \(position) WHERE token = \(token) AND start_position < \(position) RETURNING 1::INT
+            """)) { _ in true } ?? false
     }
 
     public func pushToken(_ token: String) async throws(StoreError) -> StoredPushToken? {

@@ -49,6 +49,10 @@ enum AssetFiles {
         for field in fields.values where field.type.isAsset {
             for asset in field.value.assets {
                 guard let checksum = asset.fileChecksum, files[checksum] == nil, let downloadURL = asset.downloadURL else { continue }
+                // The checksum names the cache file: only a SHA-256 hex digest may.
+                guard checksum.count == 64, checksum.allSatisfy(\.isHexDigit) else {
+                    throw CKError(.assetNotAvailable, "the asset's checksum '\(checksum.prefix(80))' is not a SHA-256 digest")
+                }
                 files[checksum] = try await download(downloadURL, checksum: checksum, through: container)
             }
         }

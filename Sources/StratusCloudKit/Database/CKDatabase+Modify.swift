@@ -17,55 +17,83 @@ extension CKDatabase {
         guard recordsToSave.count + recordIDsToDelete.count <= Self.itemsPerModify else {
             throw CKError(.limitExceeded, "\(recordsToSave.count + recordIDsToDelete.count) items in one modify: at most \(Self.itemsPerModify); split the batch")
         }
-        var saveResults: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
-        var deleteResults: [CKRecord.ID: Result<Void, any Error>] = [:]
+        var results = ModifyResults()
         let zones = Self.byZone(recordsToSave.map(\.recordID) + recordIDsToDelete).map(\.0)
-        for zoneID in zones {
+        for (position, zoneID) in zones.enumerated() {
             let saves = recordsToSave.filter { $0.recordID.zoneID == zoneID }
             let deletes = recordIDsToDelete.filter { $0.zoneID == zoneID }
-            var files: [String: URL] = [:]
-            var operations: [RecordOperation] = []
-            for record in saves {
-                files.merge(try await AssetFiles.upload(record, all: savePolicy == .allKeys, in: self), uniquingKeysWith: { $1 })
-                operations.append(record.wireOperation(policy: savePolicy))
-            }
-            operations += deletes.map { RecordOperation(.forceDelete, Record(recordName: $0.recordName)) }
-            // An atomic batch goes whole (too many is the server's limitExceeded, as on CloudKit);
-            // a non-atomic one is split within the per-request limit.
-            let chunk = atomically ? max(operations.count, 1) : Self.operationsPerRequest
-            for start in stride(from: 0, to: operations.count, by: chunk) {
-                let range = start..<min(start + chunk, operations.count)
-                let request = ModifyRecordsRequest(operations: Array(operations[range]), zoneID: zoneID.wire, atomic: atomically)
-                let answers: [RecordResult]
-                switch try await itemLevel({ () async throws(CKError) in try await post("records/modify", request, as: RecordsResponse.self) }) {
-                case .success(let response): answers = response.records
-                case .failure(let error):
-                    for index in range {
-                        if index < saves.count { saveResults[saves[index].recordID] = .failure(error) } else { deleteResults[deletes[index - saves.count]] = .failure(error) }
+            do {
+                try await modify(saves, deletes, in: zoneID, savePolicy: savePolicy, atomically: atomically, into: &results)
+            } catch {
+                // What earlier requests committed stands (an app told nothing would send it again);
+                // what was not answered fails with the error.
+                guard !results.isEmpty else { throw error }
+                for later in zones[position...] {
+                    for record in recordsToSave where record.recordID.zoneID == later && results.saves[record.recordID] == nil {
+                        results.saves[record.recordID] = .failure(error)
                     }
-                    continue
+                    for id in recordIDsToDelete where id.zoneID == later && results.deletes[id] == nil { results.deletes[id] = .failure(error) }
                 }
-                for (offset, answer) in answers.enumerated() where offset < range.count {
-                    let index = range.lowerBound + offset
-                    if index < saves.count {
-                        let record = saves[index]
-                        switch answer {
-                        case .success(let wire):
-                            saveResults[record.recordID] = .success(CKRecord.from(wire: wire, zoneID: zoneID, assets: files))
-                        case .failure(let error):
-                            saveResults[record.recordID] = .failure(CKError(error, client: record, zoneID: zoneID))
-                        }
-                    } else {
-                        let id = deletes[index - saves.count]
-                        switch answer {
-                        case .success: deleteResults[id] = .success(())
-                        case .failure(let error): deleteResults[id] = .failure(CKError(error, client: nil, zoneID: zoneID))
-                        }
+                break
+            }
+        }
+        return (results.saves, results.deletes)
+    }
+
+    /// The answers of a modify, as they arrive.
+    struct ModifyResults {
+        var saves: [CKRecord.ID: Result<CKRecord, any Error>] = [:]
+        var deletes: [CKRecord.ID: Result<Void, any Error>] = [:]
+        var isEmpty: Bool { saves.isEmpty && deletes.isEmpty }
+    }
+
+    /// One zone's saves and deletes: its assets uploaded, then one request (or, non-atomic, one
+    /// per 200 operations).
+    private func modify(
+        _ saves: [CKRecord], _ deletes: [CKRecord.ID], in zoneID: CKRecordZone.ID, savePolicy: CKModifyRecordsOperation.RecordSavePolicy,
+        atomically: Bool, into results: inout ModifyResults
+    ) async throws {
+        var files: [String: URL] = [:]
+        var operations: [RecordOperation] = []
+        for record in saves {
+            files.merge(try await AssetFiles.upload(record, all: savePolicy == .allKeys, in: self), uniquingKeysWith: { $1 })
+            operations.append(record.wireOperation(policy: savePolicy))
+        }
+        operations += deletes.map { RecordOperation(.forceDelete, Record(recordName: $0.recordName)) }
+        // An atomic batch goes whole (too many is the server's limitExceeded, as on CloudKit);
+        // a non-atomic one is split within the per-request limit.
+        let chunk = atomically ? max(operations.count, 1) : Self.operationsPerRequest
+        for start in stride(from: 0, to: operations.count, by: chunk) {
+            let range = start..<min(start + chunk, operations.count)
+            let request = ModifyRecordsRequest(operations: Array(operations[range]), zoneID: zoneID.wire, atomic: atomically)
+            let answers: [RecordResult]
+            switch try await itemLevel({ () async throws(CKError) in try await post("records/modify", request, as: RecordsResponse.self) }) {
+            case .success(let response): answers = response.records
+            case .failure(let error):
+                for index in range {
+                    if index < saves.count { results.saves[saves[index].recordID] = .failure(error) } else { results.deletes[deletes[index - saves.count]] = .failure(error) }
+                }
+                continue
+            }
+            for (offset, answer) in answers.enumerated() where offset < range.count {
+                let index = range.lowerBound + offset
+                if index < saves.count {
+                    let record = saves[index]
+                    switch answer {
+                    case .success(let wire):
+                        results.saves[record.recordID] = .success(CKRecord.from(wire: wire, zoneID: zoneID, assets: files))
+                    case .failure(let error):
+                        results.saves[record.recordID] = .failure(CKError(error, client: record, zoneID: zoneID))
+                    }
+                } else {
+                    let id = deletes[index - saves.count]
+                    switch answer {
+                    case .success: results.deletes[id] = .success(())
+                    case .failure(let error): results.deletes[id] = .failure(CKError(error, client: nil, zoneID: zoneID))
                     }
                 }
             }
         }
-        return (saveResults, deleteResults)
     }
 }
 

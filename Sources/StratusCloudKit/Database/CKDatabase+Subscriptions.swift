@@ -64,12 +64,3 @@ extension CKDatabase {
         return (saves, deletes)
     }
 }
-
-extension CKError {
-    /// A per-subscription failure.
-    init(_ error: SubscriptionError) {
-        var info: [String: Any] = [NSLocalizedDescriptionKey: error.reason]
-        if let retryAfter = error.retryAfter { info[CKErrorRetryAfterKey] = Double(retryAfter) }
-        self.init(CKError.Code(serverErrorCode: error.serverErrorCode, ckErrorCode: nil), userInfo: info)
-    }
-}

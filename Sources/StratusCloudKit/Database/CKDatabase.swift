@@ -120,7 +120,7 @@ public final class CKDatabase: NSObject, @unchecked Sendable {
     static func isItemLevel(_ error: CKError) -> Bool {
         switch error.code {
         case .networkFailure, .networkUnavailable, .notAuthenticated, .serviceUnavailable, .requestRateLimited, .internalError,
-            .serverRejectedRequest, .limitExceeded:
+            .serverRejectedRequest, .limitExceeded, .operationCancelled:
             false
         default: true
         }

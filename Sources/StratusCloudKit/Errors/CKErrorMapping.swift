@@ -92,3 +92,19 @@ extension CKError {
         ])
     }
 }
+
+extension CKError {
+    /// A per-subscription failure.
+    init(_ error: SubscriptionError) {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: error.reason]
+        if let retryAfter = error.retryAfter { info[CKErrorRetryAfterKey] = Double(retryAfter) }
+        self.init(CKError.Code(serverErrorCode: error.serverErrorCode, ckErrorCode: nil), userInfo: info)
+    }
+}
+
+extension CKError {
+    /// A per-share failure of records/resolve or records/accept.
+    init(_ error: ShortGUIDError) {
+        self.init(CKError.Code(serverErrorCode: error.serverErrorCode, ckErrorCode: nil), userInfo: [NSLocalizedDescriptionKey: error.reason])
+    }
+}

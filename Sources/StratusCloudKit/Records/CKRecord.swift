@@ -261,11 +261,14 @@ public class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSett
         if let parent = lock.withLock({ storedParent }) { coder.encode(parent, forKey: "parent") }
     }
 
-    /// Archives the system fields and every value.
+    /// Archives the system fields and every value, and which are edits not saved yet.
     public func encode(with coder: NSCoder) {
         encodeSystemFields(with: coder)
         let (fields, _) = wireFields(all: true)
         if let data = try? JSONEncoder().encode(fields) { coder.encode(data as NSData, forKey: "fields") }
+        let (edited, parentEdited) = lock.withLock { (changed.sorted(), parentChanged) }
+        coder.encode(edited.map { $0 as NSString } as NSArray, forKey: "changedKeys")
+        coder.encode(parentEdited, forKey: "parentChanged")
     }
 
     /// A record from an archive of ``encodeSystemFields(with:)`` (no values) or ``encode(with:)``.
@@ -293,5 +296,11 @@ public class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSett
             }
             if recordChangeTag != nil { serverValues = values }
         }
+        // Edits that were not saved when the record was archived stay edits.
+        if has("changedKeys"), let edited = coder.decodeObject(of: [NSArray.self, NSString.self], forKey: "changedKeys") as? [String] {
+            changed = Set(edited)
+            for key in edited { serverValues[key] = nil }
+        }
+        parentChanged = has("parentChanged") && coder.decodeBool(forKey: "parentChanged")
     }
 }

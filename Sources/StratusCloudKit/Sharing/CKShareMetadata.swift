@@ -107,10 +107,3 @@ extension CKContainer {
     /// The short GUID of a share URL: its last path component.
     static func shortGUID(of url: URL) -> String { url.lastPathComponent }
 }
-
-extension CKError {
-    /// A per-share failure of records/resolve or records/accept.
-    init(_ error: ShortGUIDError) {
-        self.init(CKError.Code(serverErrorCode: error.serverErrorCode, ckErrorCode: nil), userInfo: [NSLocalizedDescriptionKey: error.reason])
-    }
-}

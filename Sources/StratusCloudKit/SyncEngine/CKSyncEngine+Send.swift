@@ -39,7 +39,7 @@ extension CKSyncEngine {
             await self.deliver(.didSendChanges(Event.DidSendChanges(context: context)))
             if let retryAfter = pass.retryAfter { self.scheduleSend(after: retryAfter) }
             if let failure = pass.requestFailure { throw failure }
-            if !pass.itemFailures.isEmpty { throw CKError.partialFailure(pass.itemFailures, of: pass.itemFailures.count) }
+            if !pass.itemFailures.isEmpty { throw CKError.partialFailure(pass.itemFailures, of: pass.attempted.count) }
         }
     }
 
@@ -67,8 +67,9 @@ extension CKSyncEngine {
         guard pass.requestFailure == nil, let delegate = configuration.delegate,
             var batch = await delegate.nextRecordZoneChangeBatch(context, syncEngine: self)
         else { return nil }
-        batch.recordsToSave.removeAll { pass.attempted[.saveRecord($0.recordID)] != nil }
-        batch.recordIDsToDelete.removeAll { pass.attempted[.deleteRecord($0)] != nil }
+        let waiting = retryTimes.waiting()
+        batch.recordsToSave.removeAll { pass.attempted[.saveRecord($0.recordID)] != nil || waiting.contains(.saveRecord($0.recordID)) }
+        batch.recordIDsToDelete.removeAll { pass.attempted[.deleteRecord($0)] != nil || waiting.contains(.deleteRecord($0)) }
         guard !batch.recordsToSave.isEmpty || !batch.recordIDsToDelete.isEmpty else { return nil }
         let changes: [PendingRecordZoneChange] = batch.recordsToSave.map { .saveRecord($0.recordID) } + batch.recordIDsToDelete.map { .deleteRecord($0) }
         state.update { stored in
@@ -130,7 +131,12 @@ extension CKSyncEngine {
                 let error = failure as? CKError ?? CKError(.internalError, "\(failure)")
                 failedSaves.append(.init(record: record, error: error))
                 pass.itemFailures[record.recordID] = error
-                if SyncRetry.isTransient(error) { pass.transient(error) } else if !Self.keepsPending(error) { answered.append(.saveRecord(record.recordID)) }
+                if SyncRetry.isTransient(error) {
+                    pass.transient(error)
+                    retryTimes.hold(.saveRecord(record.recordID), for: error)
+                } else if !Self.keepsPending(error) {
+                    answered.append(.saveRecord(record.recordID))
+                }
             case nil: break
             }
         }
@@ -143,7 +149,12 @@ extension CKSyncEngine {
                 let error = failure as? CKError ?? CKError(.internalError, "\(failure)")
                 failedDeletes[id] = error
                 pass.itemFailures[id] = error
-                if SyncRetry.isTransient(error) { pass.transient(error) } else if !Self.keepsPending(error) { answered.append(.deleteRecord(id)) }
+                if SyncRetry.isTransient(error) {
+                    pass.transient(error)
+                    retryTimes.hold(.deleteRecord(id), for: error)
+                } else if !Self.keepsPending(error) {
+                    answered.append(.deleteRecord(id))
+                }
             case nil: break
             }
         }
@@ -194,8 +205,12 @@ extension CKSyncEngine {
             case nil: break
             }
         }
-        // Answered changes leave the queue; the delegate adds a refused one again to retry.
-        state.remove(pendingDatabaseChanges: changes)
+        // Answered changes leave the queue (the delegate adds a refused one again to retry); a
+        // transient refusal or a full account keeps the change pending.
+        let kept = Set(failedSaves.filter { SyncRetry.isTransient($0.error) || Self.keepsPending($0.error) }.map(\.zone.zoneID))
+            .union(failedDeletes.filter { SyncRetry.isTransient($0.value) || Self.keepsPending($0.value) }.map(\.key))
+        for error in failedSaves.map(\.error) + Array(failedDeletes.values) where SyncRetry.isTransient(error) { pass.transient(error) }
+        state.remove(pendingDatabaseChanges: changes.filter { !kept.contains($0.zoneID) })
         await deliver(.sentDatabaseChanges(Event.SentDatabaseChanges(
             savedZones: saved, failedZoneSaves: failedSaves, deletedZoneIDs: deleted, failedZoneDeletes: failedDeletes
         )))

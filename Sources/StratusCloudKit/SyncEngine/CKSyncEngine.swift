@@ -31,6 +31,9 @@ public final class CKSyncEngine: @unchecked Sendable {
     let schedule = SyncSchedule()
     /// Whether this engine asked who is signed in (before its first fetch or send).
     let accountChecked = OnceFlag()
+    /// Record changes a transient failure holds back until their retry time, however soon the
+    /// app sends again (the server's `retryAfter`, else a second).
+    let retryTimes = RetryTimes()
 
     public init(_ configuration: Configuration) {
         self.configuration = configuration
@@ -54,7 +57,8 @@ public final class CKSyncEngine: @unchecked Sendable {
 
     deinit { schedule.stop() }
 
-    /// Cancels what the engine is doing and has scheduled (pending changes stay).
+    /// Cancels the sends and fetches the engine scheduled itself (automatic mode); a fetch or send
+    /// the app started runs to its end. Pending changes stay.
     public func cancelOperations() async {
         schedule.cancelScheduled()
     }
@@ -161,9 +165,15 @@ public final class CKSyncEngine: @unchecked Sendable {
                 await deliver(.didFetchRecordZoneChanges(Event.DidFetchRecordZoneChanges(zoneID: zoneID, error: reported)))
                 throw error
             }
+            // A record that did not arrive (its asset failed to download) keeps the token where it
+            // was: the page is fetched again next time, nothing is skipped for good.
+            let failed = page.modificationResultsByID.values.compactMap { result -> (any Error)? in
+                if case .failure(let error) = result { error } else { nil }
+            }
             let modifications = page.modificationResultsByID.values.compactMap { try? $0.get() }
                 .sorted { ($0.record.modificationDate ?? .distantPast, $0.record.recordID.recordName) < ($1.record.modificationDate ?? .distantPast, $1.record.recordID.recordName) }
             await deliver(.fetchedRecordZoneChanges(Event.FetchedRecordZoneChanges(modifications: modifications, deletions: page.deletions)))
+            if let error = failed.first { throw error }
             state.update { stored in
                 stored.zoneTokens[key] = page.changeToken.value
                 if !page.moreComing { stored.unfetchedZones.removeAll { $0.key == key } }

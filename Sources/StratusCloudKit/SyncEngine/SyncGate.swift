@@ -56,3 +56,24 @@ final class OnceFlag: @unchecked Sendable {
 
     func set() { lock.withLock { value = true } }
 }
+
+/// When each record change a transient failure held back may be sent again.
+final class RetryTimes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var times: [CKSyncEngine.PendingRecordZoneChange: ContinuousClock.Instant] = [:]
+
+    /// Holds `change` back for the error's `retryAfter` (a second when it gave none).
+    func hold(_ change: CKSyncEngine.PendingRecordZoneChange, for error: CKError) {
+        let until = ContinuousClock.now + .milliseconds(Int((error.retryAfterSeconds ?? 1) * 1000))
+        lock.withLock { times[change] = until }
+    }
+
+    /// The changes still held back now.
+    func waiting() -> Set<CKSyncEngine.PendingRecordZoneChange> {
+        let now = ContinuousClock.now
+        return lock.withLock {
+            times = times.filter { $0.value > now }
+            return Set(times.keys)
+        }
+    }
+}

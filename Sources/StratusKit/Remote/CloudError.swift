@@ -23,6 +23,7 @@ public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
         case invalidArguments = 12
         case serverRecordChanged = 14
         case serverRejectedRequest = 15
+        case operationCancelled = 20
         case changeTokenExpired = 21
         case batchRequestFailed = 22
         case zoneBusy = 23

@@ -139,11 +139,12 @@ extension SQLiteStore: PushStore {
         }
     }
 
-    public func advancePushToken(_ token: String, through position: Int64) async throws(StoreError) {
+    public func advancePushToken(_ token: String, through position: Int64) async throws(StoreError) -> Bool {
         try await write { db in
             try db.execute(
-                sql: "UPDATE push_tokens SET start_position = max(start_position, ?) WHERE token = ?", arguments: [position, token]
+                sql: "UPDATE push_tokens SET start_position = ? WHERE token = ? AND start_position < ?", arguments: [position, token, position]
             )
+            return db.changesCount > 0
         }
     }
 

@@ -162,8 +162,9 @@ public protocol PushStore: Sendable {
     func registerPushToken(_ token: String, user: String, deviceID: String?) async throws(StoreError) -> Bool
     func pushToken(_ token: String) async throws(StoreError) -> StoredPushToken?
     /// Moves a token's start (where a poll without a cursor begins) up to `position`, never back:
-    /// what Apple's courier delivered is consumed.
-    func advancePushToken(_ token: String, through position: Int64) async throws(StoreError)
+    /// what Apple's courier delivered is consumed. - Returns: whether this call moved it (of two
+    /// polls delivering the same notification at once, one does).
+    func advancePushToken(_ token: String, through position: Int64) async throws(StoreError) -> Bool
 
     /// Appends notifications in order and trims the recipients' feeds to `retention`.
     /// - Returns: the position of the last one appended.
