@@ -74,7 +74,7 @@ struct AssetScenarios {
             throw BenchError("the saved asset has no downloadURL")
         }
         // As a CloudKit client does: the `${f}` placeholder becomes a file name.
-        let url = downloadURL.replacing("${f}", with: "photo.jpg")
+        let url = AssetValue.fetchURL(downloadURL, fileName: "photo.jpg")
         let client = self.client
         let duration = self.duration
         let result = try await sampling { () async throws -> LoadRunner.Result in

@@ -63,7 +63,7 @@ enum AssetFiles {
         let file = directory.appendingPathComponent(checksum)
         if FileManager.default.fileExists(atPath: file.path) { return file }
         let transport = try container.requireTransport()
-        let url = downloadURL.replacingOccurrences(of: "${f}", with: checksum)
+        let url = AssetValue.fetchURL(downloadURL, fileName: checksum)
         let data: Data
         do {
             data = try await transport.exchange(.GET, url: url, body: nil, contentType: "application/octet-stream", timeout: .seconds(300), limit: 1 << 30)

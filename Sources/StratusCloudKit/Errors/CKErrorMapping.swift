@@ -27,6 +27,16 @@ extension CKError.Code {
             }
     }
 
+    /// Whether retrying the same request later may succeed — what CKSyncEngine retries itself:
+    /// the network, an unavailable service, rate limits, a busy zone. The house's one list
+    /// (StratusKit's `CloudError` asks it too).
+    package var isTransient: Bool {
+        switch self {
+        case .networkFailure, .networkUnavailable, .serviceUnavailable, .requestRateLimited, .zoneBusy, .serverResponseLost: true
+        default: false
+        }
+    }
+
     /// The code of a transport failure that carries no CloudKit error body.
     package init(_ kind: TransportFailure.Kind) {
         self =

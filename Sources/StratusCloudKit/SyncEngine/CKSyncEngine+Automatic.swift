@@ -7,24 +7,34 @@ import StratusModel
 final class SyncSchedule: @unchecked Sendable {
     private let lock = NSLock()
     private var listener: Task<Void, Never>?
-    private var scheduled: [Task<Void, Never>] = []
+    private var scheduled: [UUID: Task<Void, Never>] = [:]
     private var stopped = false
 
     func listen(_ task: Task<Void, Never>) {
         lock.withLock { if stopped { task.cancel() } else { listener = task } }
     }
 
-    func schedule(_ task: Task<Void, Never>) {
+    /// Runs `work` as a task of its own, kept only until it ends (or everything stops).
+    func schedule(_ work: @escaping @Sendable () async -> Void) {
+        let id = UUID()
+        // Made under the lock: the task's own removal waits until it is in the table.
         lock.withLock {
-            scheduled.removeAll { $0.isCancelled }
-            if stopped { task.cancel() } else { scheduled.append(task) }
+            let task = Task { [weak self] in
+                await work()
+                self?.finished(id)
+            }
+            if stopped { task.cancel() } else { scheduled[id] = task }
         }
+    }
+
+    private func finished(_ id: UUID) {
+        _ = lock.withLock { scheduled.removeValue(forKey: id) }
     }
 
     func cancelScheduled() {
         lock.withLock {
-            scheduled.forEach { $0.cancel() }
-            scheduled = []
+            scheduled.values.forEach { $0.cancel() }
+            scheduled = [:]
         }
     }
 
@@ -32,8 +42,8 @@ final class SyncSchedule: @unchecked Sendable {
         lock.withLock {
             stopped = true
             listener?.cancel()
-            scheduled.forEach { $0.cancel() }
-            scheduled = []
+            scheduled.values.forEach { $0.cancel() }
+            scheduled = [:]
         }
     }
 }
@@ -62,18 +72,20 @@ extension CKSyncEngine {
     /// A send of everything pending, `seconds` from now (at least ``sendDelay``).
     func scheduleSend(after seconds: Double) {
         guard configuration.automaticallySync else { return }
-        schedule.schedule(Task { [weak self] in
+        let weakEngine = WeakEngine(self)
+        schedule.schedule {
             try? await Task.sleep(for: max(CKSyncEngine.sendDelay, .milliseconds(Int(seconds * 1000))))
-            guard !Task.isCancelled, let engine = self else { return }
+            guard !Task.isCancelled, let engine = weakEngine.engine else { return }
             try? await engine.sendChanges(SendChangesOptions(), reason: .scheduled)
-        })
+        }
     }
 
     func scheduleFetch() {
-        schedule.schedule(Task { [weak self] in
-            guard !Task.isCancelled, let engine = self else { return }
+        let weakEngine = WeakEngine(self)
+        schedule.schedule {
+            guard !Task.isCancelled, let engine = weakEngine.engine else { return }
             try? await engine.fetchChanges(FetchChangesOptions(), reason: .scheduled)
-        })
+        }
     }
 
     /// Long-polls a push token's webcourier feed and fetches whenever it names this engine's

@@ -48,10 +48,11 @@ public final class CKSyncEngine: @unchecked Sendable {
 
     /// The app changed the state: tell the delegate (one event at a time), and send soon when automatic.
     func stateChanged() {
-        schedule.schedule(Task { [weak self] in
-            guard let engine = self else { return }
+        let weakEngine = WeakEngine(self)
+        schedule.schedule {
+            guard let engine = weakEngine.engine else { return }
             _ = try? await engine.gate.run { await engine.deliverState() }
-        })
+        }
         if configuration.automaticallySync { scheduleSend(after: 0) }
     }
 

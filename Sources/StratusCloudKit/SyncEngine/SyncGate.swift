@@ -25,12 +25,7 @@ actor SyncGate {
 /// Retries of what CloudKit calls transient: the network, an unavailable service, rate limits,
 /// a busy zone — after the server's `retryAfter` when it gave one.
 enum SyncRetry {
-    static func isTransient(_ error: CKError) -> Bool {
-        switch error.code {
-        case .networkFailure, .networkUnavailable, .serviceUnavailable, .requestRateLimited, .zoneBusy, .serverResponseLost: true
-        default: false
-        }
-    }
+    static func isTransient(_ error: CKError) -> Bool { error.code.isTransient }
 
     /// Runs `call`, retrying transient failures up to `attempts` times.
     static func run<T>(attempts: Int = 4, _ call: () async throws -> T) async throws -> T {

@@ -31,7 +31,7 @@ enum RecordValues {
             ]
             // A download URL ends in the `${f}` file-name placeholder: the field's name fills it.
             let previews = field.value.assets.compactMap(\.downloadURL).map { url in
-                ["url": url.replacing("${f}", with: key), "alt": "\(key) of \(name)"]
+                ["url": AssetValue.fetchURL(url, fileName: key), "alt": "\(key) of \(name)"]
             }
             if !previews.isEmpty { item["previews"] = previews }
             return item

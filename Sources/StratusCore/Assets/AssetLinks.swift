@@ -9,14 +9,10 @@ struct AssetLinks: Sendable {
     /// When the URLs stop serving (milliseconds since 1970).
     let expires: Int64
 
-    /// The file-name placeholder a download URL ends in, as Apple's do: clients replace it with
-    /// a name of their choice before fetching (the server serves any name, and the placeholder).
-    static let fileNamePlaceholder = "${f}"
-
     /// The download URL of one blob: `…/assets/download/<ticket>/${f}`.
     func url(checksum: String) -> String {
         let ticket = signer.sign(DownloadTicket(checksum: checksum, expires: expires), for: .download)
-        return "\(origin)/stratus/v1/assets/download/\(ticket)/\(Self.fileNamePlaceholder)"
+        return "\(origin)/stratus/v1/assets/download/\(ticket)/\(AssetValue.fileNamePlaceholder)"
     }
 
     /// The fields with a `downloadURL` on every asset; fields without assets are returned as they are.

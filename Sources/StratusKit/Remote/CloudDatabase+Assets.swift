@@ -32,24 +32,12 @@ extension CloudDatabase {
     /// as CloudKit clients do.
     public func downloadAsset(_ asset: AssetValue, fileName: String? = nil, limit: Int = 256 << 20) async throws(CloudError) -> Data {
         guard let downloadURL = asset.downloadURL else { throw CloudError(.invalidArguments, "the asset has no downloadURL: fetch its record") }
-        let url = Self.fetchURL(downloadURL, fileName: fileName ?? asset.fileChecksum ?? "asset")
+        let url = AssetValue.fetchURL(downloadURL, fileName: fileName ?? asset.fileChecksum ?? "asset")
         let data = try await transport.exchange(.GET, url: url, body: nil, contentType: "application/octet-stream", timeout: .seconds(300), limit: limit)
         if let checksum = asset.fileChecksum, LocalAssets.checksum(of: data) != checksum {
             throw CloudError(.serverRejectedRequest, "downloaded asset does not match its checksum \(checksum)")
         }
         return data
-    }
-
-    /// The placeholder CloudKit puts in a `downloadURL` where a file name goes.
-    public static let fileNamePlaceholder = "${f}"
-
-    /// `downloadURL` with its `${f}` placeholder replaced by `fileName`, percent-encoded as one
-    /// path segment (a URL without the placeholder is returned as it is).
-    static func fetchURL(_ downloadURL: String, fileName: String) -> String {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove("/")
-        let segment = fileName.addingPercentEncoding(withAllowedCharacters: allowed) ?? "asset"
-        return downloadURL.replacingOccurrences(of: fileNamePlaceholder, with: segment.isEmpty ? "asset" : segment)
     }
 
     /// `assets/rereference`: each record field's asset value with fresh receipts, to save the

@@ -66,12 +66,7 @@ public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { "CloudError.\(code): \(reason)" }
 
     /// Whether retrying the same request later may succeed (what CKSyncEngine retries itself).
-    public var isTransient: Bool {
-        switch code {
-        case .networkFailure, .serviceUnavailable, .requestRateLimited, .zoneBusy: true
-        default: false
-        }
-    }
+    public var isTransient: Bool { CKError.Code(rawValue: code.rawValue)?.isTransient ?? false }
 
     /// The CKError a CKWS error code stands for, by the house's one mapping (StratusCloudKit's;
     /// `ckErrorCode` decides where the web code is ambiguous).

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An asset field value: Apple's Asset dictionary.
 ///
 /// `fileChecksum` names the bytes (Stratus: the SHA-256 of the file, hex); `receipt` is what an
@@ -61,5 +63,20 @@ extension Dictionary where Key == String, Value == Field {
             for asset in field.value.assets { if let checksum = asset.fileChecksum { checksums.insert(checksum) } }
         }
         return checksums
+    }
+}
+
+extension AssetValue {
+    /// The placeholder a `downloadURL` ends in where a file name goes (as Apple's do): clients fill
+    /// it in before fetching; the server serves any name.
+    public static let fileNamePlaceholder = "${f}"
+
+    /// `downloadURL` with its `${f}` placeholder filled in with `fileName`, percent-encoded as one
+    /// path segment (an empty name becomes `asset`); a URL without the placeholder as it is.
+    public static func fetchURL(_ downloadURL: String, fileName: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove("/")
+        let segment = fileName.addingPercentEncoding(withAllowedCharacters: allowed) ?? "asset"
+        return downloadURL.replacingOccurrences(of: fileNamePlaceholder, with: segment.isEmpty ? "asset" : segment)
     }
 }
