@@ -23,17 +23,45 @@ public final class CKShare: CKRecord, @unchecked Sendable {
         public static let shareType = "cloudkit.type"
     }
 
-    /// What anyone with the URL may do (`.none`: only participants).
-    public var publicPermission: ParticipantPermission = .none {
-        didSet { sharingChanged = true }
+    /// What the share says about who may see what, read and written under the record's lock.
+    private struct Sharing {
+        var publicPermission: ParticipantPermission = .none
+        var url: URL?
+        var participants: [Participant]
+        var owner: Participant
+        var currentUserParticipant: Participant?
+        /// The root record of a hierarchy share (`nil` for a zone-wide share).
+        var rootRecordName: String?
+        /// Whether participants or the public permission changed since the server sent the share.
+        var changed = true
+
+        init(owner: Participant, rootRecordName: String?) {
+            self.owner = owner
+            self.participants = [owner]
+            self.rootRecordName = rootRecordName
+        }
     }
-    public internal(set) var url: URL?
-    public private(set) var participants: [Participant] = []
-    public internal(set) var owner: Participant
-    public internal(set) var currentUserParticipant: Participant?
-    /// The root record of a hierarchy share (`nil` for a zone-wide share).
-    private var rootRecordName: String?
-    private var sharingChanged = true
+
+    private var sharing: Sharing
+
+    /// What anyone with the URL may do (`.none`: only participants).
+    public var publicPermission: ParticipantPermission {
+        get { lock.withLock { sharing.publicPermission } }
+        set { lock.withLock { sharing.publicPermission = newValue; sharing.changed = true } }
+    }
+    public internal(set) var url: URL? {
+        get { lock.withLock { sharing.url } }
+        set { lock.withLock { sharing.url = newValue } }
+    }
+    public var participants: [Participant] { lock.withLock { sharing.participants } }
+    public internal(set) var owner: Participant {
+        get { lock.withLock { sharing.owner } }
+        set { lock.withLock { sharing.owner = newValue } }
+    }
+    public internal(set) var currentUserParticipant: Participant? {
+        get { lock.withLock { sharing.currentUserParticipant } }
+        set { lock.withLock { sharing.currentUserParticipant = newValue } }
+    }
 
     /// A share of `rootRecord` and its children (records whose `parent` leads to it).
     public convenience init(rootRecord: CKRecord) {
@@ -41,21 +69,18 @@ public final class CKShare: CKRecord, @unchecked Sendable {
     }
 
     public init(rootRecord: CKRecord, shareID: CKRecord.ID) {
-        self.owner = Self.ownerPlaceholder()
+        self.sharing = Sharing(owner: Self.ownerPlaceholder(), rootRecordName: rootRecord.recordID.recordName)
         super.init(recordType: ShareNames.recordType, recordID: shareID)
-        self.rootRecordName = rootRecord.recordID.recordName
-        self.participants = [owner]
     }
 
     /// A share of every record in a zone.
     public init(recordZoneID: CKRecordZone.ID) {
-        self.owner = Self.ownerPlaceholder()
+        self.sharing = Sharing(owner: Self.ownerPlaceholder(), rootRecordName: nil)
         super.init(recordType: ShareNames.recordType, recordID: CKRecord.ID(recordName: ShareNames.zoneWideShare, zoneID: recordZoneID))
-        self.participants = [owner]
     }
 
     private init(shareRecordID: CKRecord.ID) {
-        self.owner = Self.ownerPlaceholder()
+        self.sharing = Sharing(owner: Self.ownerPlaceholder(), rootRecordName: nil)
         super.init(recordType: ShareNames.recordType, recordID: shareRecordID)
     }
 
@@ -70,10 +95,12 @@ public final class CKShare: CKRecord, @unchecked Sendable {
 
     /// Adds a participant (from ``CKContainer/shareParticipant(forEmailAddress:)`` or the like).
     public func addParticipant(_ participant: Participant) {
-        guard !participants.contains(where: { $0 == participant || Self.samePerson($0, participant) }) else { return }
         if participant.role == .unknown { participant.role = .privateUser }
-        participants.append(participant)
-        sharingChanged = true
+        lock.withLock {
+            guard !sharing.participants.contains(where: { $0 == participant || Self.samePerson($0, participant) }) else { return }
+            sharing.participants.append(participant)
+            sharing.changed = true
+        }
     }
 
     /// Whether two participants name the same account or the same invited email.
@@ -87,55 +114,58 @@ public final class CKShare: CKRecord, @unchecked Sendable {
 
     /// Removes a participant; saving the share takes their access away.
     public func removeParticipant(_ participant: Participant) {
-        participants.removeAll { $0 == participant }
-        sharingChanged = true
+        lock.withLock {
+            sharing.participants.removeAll { $0 == participant }
+            sharing.changed = true
+        }
     }
 
     // MARK: - The wire
 
     override func wireOperation(policy: CKModifyRecordsOperation.RecordSavePolicy) -> RecordOperation {
         var operation = super.wireOperation(policy: policy)
-        if recordChangeTag == nil, let rootRecordName { operation.record.forRecord = RecordPointer(recordName: rootRecordName) }
-        if sharingChanged || recordChangeTag == nil {
-            operation.record.publicPermission = publicPermission == .unknown ? SharePermission.none : publicPermission.wire
-            operation.record.participants = participants.filter { $0.role != .owner }.map(\.wire)
+        let current = lock.withLock { sharing }
+        if recordChangeTag == nil, let root = current.rootRecordName { operation.record.forRecord = RecordPointer(recordName: root) }
+        if current.changed || recordChangeTag == nil {
+            operation.record.publicPermission = current.publicPermission == .unknown ? SharePermission.none : current.publicPermission.wire
+            operation.record.participants = current.participants.filter { $0.role != .owner }.map(\.wire)
         }
         return operation
     }
 
     override func apply(wire record: Record, assets: [String: URL] = [:]) {
         super.apply(wire: record, assets: assets)
-        url = record.url.flatMap(URL.init(string:))
-        publicPermission = ParticipantPermission(wire: record.publicPermission)
-        if let wireOwner = record.owner { owner = Participant(wire: wireOwner) }
+        var received = lock.withLock { sharing }
+        received.url = record.url.flatMap(URL.init(string:))
+        received.publicPermission = ParticipantPermission(wire: record.publicPermission)
+        if let wireOwner = record.owner { received.owner = Participant(wire: wireOwner) }
         // A removed participant stays on the server's list, marked REMOVED; Apple's share omits them.
         var list = (record.participants ?? []).map(Participant.init(wire:)).filter { $0.acceptanceStatus != .removed }
-        if !list.contains(where: { $0.role == .owner }) { list.insert(owner, at: 0) }
-        participants = list
-        currentUserParticipant = record.currentUserParticipant.map(Participant.init(wire:))
-        sharingChanged = false
+        if !list.contains(where: { $0.role == .owner }) { list.insert(received.owner, at: 0) }
+        received.participants = list
+        received.currentUserParticipant = record.currentUserParticipant.map(Participant.init(wire:))
+        received.changed = false
+        lock.withLock { sharing = received }
     }
 
     override func copySystemFields(from other: CKRecord) {
         super.copySystemFields(from: other)
         guard let share = other as? CKShare else { return }
-        url = share.url
-        owner = share.owner
-        participants = share.participants
-        currentUserParticipant = share.currentUserParticipant
-        rootRecordName = share.rootRecordName
-        publicPermission = share.publicPermission
-        sharingChanged = share.sharingChanged
+        let copied = share.lock.withLock { share.sharing }
+        lock.withLock { sharing = copied }
     }
 
     // MARK: - Coding
 
     public required init?(coder: NSCoder) {
-        self.owner = Self.ownerPlaceholder()
+        self.sharing = Sharing(owner: Self.ownerPlaceholder(), rootRecordName: nil)
         super.init(coder: coder)
         if coder.containsValue(forKey: "url"), let text = coder.decodeObject(of: NSString.self, forKey: "url") { url = URL(string: text as String) }
-        publicPermission = ParticipantPermission(rawValue: Int(coder.decodeInt64(forKey: "publicPermission"))) ?? .none
-        sharingChanged = false
+        let permission = ParticipantPermission(rawValue: Int(coder.decodeInt64(forKey: "publicPermission"))) ?? .none
+        lock.withLock {
+            sharing.publicPermission = permission
+            sharing.changed = false
+        }
     }
 
     public override func encodeSystemFields(with coder: NSCoder) {
