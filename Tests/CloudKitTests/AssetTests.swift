@@ -72,6 +72,6 @@ private func temporaryFile(holding bytes: Data) throws -> URL {
 /// How many asset upload requests (`assets/upload`, and the POST of the bytes) the server's access
 /// log holds: the dev server logs one line per request, naming its route, at info level.
 private func uploadRequests(of server: StratusServerProcess) throws -> Int {
-    let log = try String(contentsOf: server.data.appendingPathComponent("server.log"), encoding: .utf8)
+    let log = try String(contentsOf: server.log, encoding: .utf8)
     return log.split(separator: "\n").filter { $0.contains("assets/upload") }.count
 }

@@ -8,7 +8,7 @@ import Testing
 /// serialization are still sent.
 @Suite struct SyncEngineStateSerializationTests {
     @Test func anEngineResumedFromItsSerializationAfterAServerRestartFetchesOnlyNewChangesOnce() async throws {
-        try await RestartableStratusServer.with { server in
+        try await StratusServerProcess.with { server in
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: journalZone)
             let tablet = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: journalZone)
             for day in 1...3 { await phone.write("day-\(day)", "entry \(day)") }

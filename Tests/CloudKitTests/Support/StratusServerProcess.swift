@@ -6,22 +6,30 @@ import CloudKit
 
 /// A real `stratus serve --dev` process on a free port with its own data directory, for a test
 /// that talks to it only through CloudKit's API. Its accounts are the dev server's: alice, bob.
+/// ``restart()`` stops it and starts it again on the same data directory and port: the dev server
+/// keeps its credentials there (re-validated, not re-minted), so containers made after it act as
+/// the same accounts.
 final class StratusServerProcess: @unchecked Sendable {
     let port: Int
     let data: URL
-    private let process: Process
+    private let extra: [String]
+    private var process: Process?
+    private var launches = 0
 
     /// The server's dev credentials file (what ``StratusConnection/init(devCredentials:account:)`` reads).
     var credentials: URL { data.appendingPathComponent("dev-credentials.json") }
+    /// Everything every launch printed, in order (the server logs a line per request).
+    var log: URL { data.appendingPathComponent("server.log") }
     let containerIdentifier = "iCloud.com.example.TravelJournal"
 
-    private init(port: Int, data: URL, process: Process) {
+    private init(port: Int, data: URL, extra: [String]) {
         self.port = port
         self.data = data
-        self.process = process
+        self.extra = extra
     }
 
-    /// Starts a server and runs `body` with it; the server stops afterwards, whatever happens.
+    /// Starts a server and runs `body` with it; the server stops and its data goes afterwards,
+    /// whatever happens.
     static func with<T>(_ extra: [String] = [], _ body: (StratusServerProcess) async throws -> T) async throws -> T {
         let server = try await start(extra)
         defer { server.stop() }
@@ -51,42 +59,73 @@ final class StratusServerProcess: @unchecked Sendable {
     }
 
     static func start(_ extra: [String]) async throws -> StratusServerProcess {
-        let binary = Self.binary
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw ServerFailure("no stratus binary at \(binary.path): build the package first")
         }
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-ck-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        var failure: any Error = ServerFailure("stratus serve did not start; see \(data.path)/server.log")
         for _ in 0..<5 {
-            let port = try freePort()
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = ["serve", "--dev", "--host", "127.0.0.1", "--port", String(port), "--data", data.path] + extra
-            let log = data.appendingPathComponent("server.log")
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: log)
-            process.standardOutput = handle
-            process.standardError = handle
-            try process.run()
-            let server = StratusServerProcess(port: port, data: data, process: process)
-            let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline, process.isRunning {
-                if FileManager.default.fileExists(atPath: server.credentials.path), canConnect(port) { return server }
-                try await Task.sleep(for: .milliseconds(50))
+            let server = StratusServerProcess(port: try freePort(), data: data, extra: extra)
+            do {
+                try await server.launch()
+                return server
+            } catch {
+                failure = error
+                server.terminate()
             }
-            server.stop(removingData: false)
         }
-        throw ServerFailure("stratus serve did not start; see \(data.path)/server.log")
+        try? FileManager.default.removeItem(at: data)
+        throw failure
     }
 
-    func stop() { stop(removingData: true) }
+    /// Stops the process (SIGTERM, waiting for it to exit) and starts `stratus serve --dev` again
+    /// on the same data directory and port; returns once the new process listens.
+    func restart() async throws {
+        terminate()
+        try await launch()
+    }
 
-    private func stop(removingData: Bool) {
-        if process.isRunning {
+    /// Stops the process and removes its data directory.
+    func stop() {
+        terminate()
+        try? FileManager.default.removeItem(at: data)
+    }
+
+    /// Runs `stratus serve --dev` on ``data`` and ``port`` (its output appended to ``log``) and
+    /// waits for this launch's "listening" line, printed once the port is bound and the dev
+    /// credentials seeded or re-validated, and for the port to answer.
+    private func launch() async throws {
+        launches += 1
+        if !FileManager.default.fileExists(atPath: log.path) { _ = FileManager.default.createFile(atPath: log.path, contents: nil) }
+        let handle = try FileHandle(forWritingTo: log)
+        handle.seekToEndOfFile()
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = ["serve", "--dev", "--host", "127.0.0.1", "--port", String(port), "--data", data.path] + extra
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        self.process = process
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, process.isRunning {
+            let printed = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if printed.components(separatedBy: "Stratus listening on").count > launches, FileManager.default.fileExists(atPath: credentials.path),
+                Self.canConnect(port)
+            {
+                return
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw ServerFailure("stratus serve did not start on port \(port); see \(log.path)")
+    }
+
+    private func terminate() {
+        if let process, process.isRunning {
             process.terminate()
             process.waitUntilExit()
         }
-        if removingData { try? FileManager.default.removeItem(at: data) }
+        process = nil
     }
 
     /// A port nothing listens on now (bound once to port 0, then released).
