@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloudKit
 import StratusModel
 
 /// The device as its engines' delegate: fetched changes are imported into the store, sends

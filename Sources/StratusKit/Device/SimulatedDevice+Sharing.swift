@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloudKit
 import StratusModel
 
 /// NSPersistentCloudKitContainer's sharing calls on a device: share, change participants, stop

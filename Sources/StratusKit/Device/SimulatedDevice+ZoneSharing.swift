@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloudKit
 import StratusModel
 
 /// NSPersistentCloudKitContainer's sharing: `share(_:to:)` with no share makes a new zone

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloudKit
 import StratusModel
 
 /// A simulated device: one account signed in on one device, with its own local store file, a

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import StratusCloudKit
 import StratusModel
 
 /// The asset files of a device's mirror: a directory beside the store file holding each asset's

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import StratusCloudKit
 import StratusModel
 
 /// A CloudKit container on a Stratus (or CKWS) server: its three databases and the calls that

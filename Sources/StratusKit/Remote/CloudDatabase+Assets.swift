@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import StratusCloudKit
 import StratusModel
 
 /// Assets as CKWS moves them: an upload URL from `assets/upload`, the bytes `POST`ed there, the

@@ -1,3 +1,4 @@
+import StratusCloudKit
 import StratusModel
 
 /// One database of a container (private, shared or public), with an async method per CKWS

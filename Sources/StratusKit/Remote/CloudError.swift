@@ -10,31 +10,8 @@ import StratusModel
 /// `zoneNotFound` whose zone went in an encrypted-data reset has ``userDidResetEncryptedData``
 /// set (`CKErrorUserDidResetEncryptedDataKey` natively).
 public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// `CKError.Code`, with Apple's raw values.
-    public enum Code: Int, Sendable, Hashable {
-        case internalError = 1
-        case partialFailure = 2
-        case networkFailure = 4
-        case serviceUnavailable = 6
-        case requestRateLimited = 7
-        case notAuthenticated = 9
-        case permissionFailure = 10
-        case unknownItem = 11
-        case invalidArguments = 12
-        case serverRecordChanged = 14
-        case serverRejectedRequest = 15
-        case operationCancelled = 20
-        case changeTokenExpired = 21
-        case batchRequestFailed = 22
-        case zoneBusy = 23
-        case quotaExceeded = 25
-        case zoneNotFound = 26
-        case limitExceeded = 27
-        case userDeletedZone = 28
-        case tooManyParticipants = 29
-        case alreadyShared = 30
-        case referenceViolation = 31
-    }
+    /// `CKError.Code`: the client modules share one set of codes (and one mapping to them).
+    public typealias Code = CKError.Code
 
     public var code: Code
     public var reason: String
@@ -66,7 +43,7 @@ public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { "CloudError.\(code): \(reason)" }
 
     /// Whether retrying the same request later may succeed (what CKSyncEngine retries itself).
-    public var isTransient: Bool { CKError.Code(rawValue: code.rawValue)?.isTransient ?? false }
+    public var isTransient: Bool { code.isTransient }
 
     /// The CKError a CKWS error code stands for, by the house's one mapping (StratusCloudKit's;
     /// `ckErrorCode` decides where the web code is ambiguous).
@@ -76,7 +53,7 @@ public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
     ) {
         let native = CKError.Code(serverErrorCode: code, ckErrorCode: ckErrorCode)
         self.init(
-            Code(rawValue: native.rawValue) ?? .internalError, reason, retryAfter: retryAfter.map(Double.init), serverErrorCode: code,
+            native, reason, retryAfter: retryAfter.map(Double.init), serverErrorCode: code,
             serverRecord: serverRecord
         )
         self.userDidResetEncryptedData = userDidResetEncryptedData ?? false
@@ -91,7 +68,7 @@ public struct CloudError: Error, Sendable, Hashable, CustomStringConvertible {
                 serverRecord: nil, userDidResetEncryptedData: body.userDidResetEncryptedData
             )
         default:
-            self.init(Code(rawValue: CKError.Code(failure.kind).rawValue) ?? .internalError, "\(failure.path): \(failure.message)")
+            self.init(CKError.Code(failure.kind), "\(failure.path): \(failure.message)")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloudKit
 import StratusModel
 
 /// Sending, with CKSyncEngine's rules: zone changes go before record changes (again whenever the

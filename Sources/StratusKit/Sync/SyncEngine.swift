@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloudKit
 import StratusModel
 
 /// A sync engine with CKSyncEngine's contract over one database of a ``CloudContainer``.
