@@ -48,7 +48,7 @@ extension CKDatabase {
                     guard let cursor = page.queryCursor else { break }
                     page = try await records(continuingMatchFrom: cursor)
                 }
-                let error: CKError? = failures.isEmpty ? nil : .partialFailure(failures, of: found.count + failures.count)
+                let error = CKError.partialFailure(failures, of: found.count + failures.count)
                 completionHandler(found, error)
             } catch {
                 completionHandler(nil, error)

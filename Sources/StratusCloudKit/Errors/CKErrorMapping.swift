@@ -95,9 +95,11 @@ extension CKError {
         self.init(code, userInfo: [NSLocalizedDescriptionKey: description])
     }
 
-    /// A `partialFailure` holding per-item errors.
-    static func partialFailure(_ errors: [AnyHashable: any Error], of count: Int) -> CKError {
-        CKError(.partialFailure, userInfo: [
+    /// The whole error of an operation over `count` items: `nil` when no item failed, else a
+    /// `partialFailure` holding the per-item errors.
+    static func partialFailure(_ errors: [AnyHashable: any Error], of count: Int) -> CKError? {
+        if errors.isEmpty { return nil }
+        return CKError(.partialFailure, userInfo: [
             NSLocalizedDescriptionKey: "\(errors.count) of \(count) items failed", CKPartialErrorsByItemIDKey: errors,
         ])
     }

@@ -55,7 +55,7 @@ open class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
                     legacyPerShare?(metadata, nil, error)
                 }
             }
-            complete(failures.isEmpty ? nil : .partialFailure(failures, of: metadatas.count))
+            complete(CKError.partialFailure(failures, of: metadatas.count))
         } catch {
             complete(Self.ckError(error))
         }

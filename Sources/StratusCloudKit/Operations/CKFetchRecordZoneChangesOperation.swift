@@ -70,7 +70,7 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
             for zoneID in zoneIDs {
                 if let error = try await fetchChanges(in: zoneID, from: database) { failures[zoneID] = error }
             }
-            complete(failures.isEmpty ? nil : .partialFailure(failures, of: zoneIDs.count))
+            complete(CKError.partialFailure(failures, of: zoneIDs.count))
         } catch {
             complete(Self.ckError(error))
         }

@@ -63,7 +63,7 @@ open class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable
                 case .failure(let error): failures[id] = error
                 }
             }
-            complete(fetched: fetched, error: failures.isEmpty ? nil : .partialFailure(failures, of: ids.count))
+            complete(fetched: fetched, error: CKError.partialFailure(failures, of: ids.count))
         } catch {
             complete(fetched: nil, error: Self.ckError(error))
         }

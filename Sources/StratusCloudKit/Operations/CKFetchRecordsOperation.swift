@@ -75,7 +75,7 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
                     legacyPerRecord?(nil, id, error)
                 }
             }
-            complete(fetched: fetched, error: failures.isEmpty ? nil : .partialFailure(failures, of: ids.count))
+            complete(fetched: fetched, error: CKError.partialFailure(failures, of: ids.count))
         } catch {
             complete(fetched: nil, error: Self.ckError(error))
         }

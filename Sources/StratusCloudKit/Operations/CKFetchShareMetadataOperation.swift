@@ -59,7 +59,7 @@ open class CKFetchShareMetadataOperation: CKOperation, @unchecked Sendable {
                     legacyPerShare?(url, nil, error)
                 }
             }
-            complete(failures.isEmpty ? nil : .partialFailure(failures, of: urls.count))
+            complete(CKError.partialFailure(failures, of: urls.count))
         } catch {
             complete(Self.ckError(error))
         }

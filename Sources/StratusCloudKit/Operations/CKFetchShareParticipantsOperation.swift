@@ -53,7 +53,7 @@ open class CKFetchShareParticipantsOperation: CKOperation, @unchecked Sendable {
                 case .failure(let error): failures[lookup] = error
                 }
             }
-            complete(failures.isEmpty ? nil : .partialFailure(failures, of: lookups.count))
+            complete(CKError.partialFailure(failures, of: lookups.count))
         } catch {
             complete(Self.ckError(error))
         }

@@ -79,7 +79,7 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
                 case .failure(let error): failures[id] = error
                 }
             }
-            let error: CKError? = failures.isEmpty ? nil : .partialFailure(failures, of: saves.count + deletes.count)
+            let error = CKError.partialFailure(failures, of: saves.count + deletes.count)
             complete(saved: saved, deleted: deleted, error: error)
         } catch {
             complete(saved: nil, deleted: nil, error: error)

@@ -67,7 +67,7 @@ open class CKModifySubscriptionsOperation: CKDatabaseOperation, @unchecked Senda
                 case .failure(let error): failures[id] = error
                 }
             }
-            complete(saved: saved, deleted: deleted, error: failures.isEmpty ? nil : .partialFailure(failures, of: saves.count + deletes.count))
+            complete(saved: saved, deleted: deleted, error: CKError.partialFailure(failures, of: saves.count + deletes.count))
         } catch {
             complete(saved: nil, deleted: nil, error: Self.ckError(error))
         }

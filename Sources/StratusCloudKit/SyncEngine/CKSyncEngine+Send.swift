@@ -39,7 +39,7 @@ extension CKSyncEngine {
             await self.deliver(.didSendChanges(Event.DidSendChanges(context: context)))
             if let retryAfter = pass.retryAfter { self.scheduleSend(after: retryAfter) }
             if let failure = pass.requestFailure { throw failure }
-            if !pass.itemFailures.isEmpty { throw CKError.partialFailure(pass.itemFailures, of: pass.attempted.count) }
+            if let failure = CKError.partialFailure(pass.itemFailures, of: pass.attempted.count) { throw failure }
         }
     }
 
