@@ -198,6 +198,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "StratusKit",
+                "StratusCloudKit",
                 "StratusFuzz",
                 "StratusServer",
                 "StratusCore",

@@ -36,7 +36,7 @@ struct FuzzChecker {
                 do {
                     try await slot.device.sync()
                     try await world.ledger.settle(device: index, on: slot.device)
-                } catch let error as CloudError where error.serverErrorCode == .authenticationRequired {
+                } catch where SimulatedDevice.isRefusedToken(error) {
                     // Its token was revoked (and replaced): the user signs in again; nothing was purged.
                     clean = false
                     lastError = error

@@ -70,11 +70,11 @@ final class FuzzWorld {
         let outcome: StepOutcome
         do {
             outcome = try await act(step, device: index, random: &random)
-        } catch let error as CloudError {
+        } catch where SimulatedDevice.isServerRefusal(error) {
             outcome = .refused
             refusals.append("\(step): \(error)")
             // A refused token: the device stopped syncing, its edits kept; it signs in again later.
-            if error.serverErrorCode == .authenticationRequired { slots[index].signedIn = false }
+            if SimulatedDevice.isRefusedToken(error) { slots[index].signedIn = false }
         }
         var counts = tally[step.action] ?? (0, 0, 0)
         switch outcome {

@@ -36,6 +36,26 @@ import Testing
         }
     }
 
+    /// CloudKit Web Services takes 2 MB a request and 1 MB a record: a batch over the first is
+    /// halved until each half fits; a record over the second fails alone with `limitExceeded`.
+    @Test func aBatchTooLargeForOneRequestIsHalvedAndAnOversizedNoteFailsAlone() async throws {
+        try await StratusServerProcess.with { server in
+            let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
+            var expected: [String: String] = [:]
+            for index in 0..<10 { expected["big-\(index)"] = String(repeating: "p", count: 700_000) }
+            for index in 0..<50 { expected["small-\(index)"] = "text \(index)" }
+            for (name, text) in expected.sorted(by: { $0.key < $1.key }) { await phone.write(name, text) }
+            await phone.write("huge", String(repeating: "h", count: 1_100_000))
+            let error = try await #require(throws: CKError.self) { try await phone.send() }
+            #expect(error.code == .partialFailure)
+            let failures = await phone.failedSaves
+            #expect(failures.map(\.name) == ["huge"] && failures.first?.code == .limitExceeded, "\(failures)")
+            #expect(await phone.savedCount == 60)
+            #expect(await phone.engine.state.pendingRecordZoneChanges.isEmpty, "the refused note is the delegate's to handle")
+            #expect(try await serverNotes(in: notesZone, of: phone.database) == expected)
+        }
+    }
+
     @Test func aNonAtomicBatchOfThreeHundredRecordsIsSavedWhole() async throws {
         try await StratusServerProcess.with { server in
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)

@@ -1,5 +1,6 @@
 import Foundation
 import StratusCore
+import StratusCloudKit
 import StratusKit
 import StratusModel
 import Testing
@@ -29,7 +30,7 @@ struct JournalFaultTests {
                 match: FaultMatch(endpoint: "records/modify"), action: .error(.badRequest, retryAfter: nil), count: 1
             ))
             try await iphone.save(key, type: "Destination", fields: ["caption": .string("Lisboa")])
-            await #expect(throws: CloudError.self) { try await iphone.sync() }
+            await #expect(throws: CKError.self) { try await iphone.sync() }
             #expect(try await iphone.store.pendingExports(in: .private).count == 1)
             try await iphone.sync()
             try await journal.assertConsistent([(iphone, "alice")])
@@ -175,7 +176,7 @@ struct JournalFaultTests {
             try await journal.admin("web-auth-tokens/revoke", RevokeWebAuthTokenRequest(webAuthToken: token))
             try await iphone.save(await iphone.privateKey("porto"), type: "Destination", fields: Journal.destination("Porto"))
 
-            let refused = try await #require(throws: CloudError.self) { try await iphone.sync() }
+            let refused = try await #require(throws: CKError.self) { try await iphone.sync() }
             #expect(refused.code == .notAuthenticated)
             #expect(await iphone.events.contains { $0.name == "notAuthenticated" })
             #expect(Set(try await iphone.records(in: .private).map(\.key.recordName)) == ["nice", "porto"], "nothing local is purged")

@@ -3,7 +3,7 @@ import StratusKit
 import StratusModel
 import Testing
 
-/// The client module's pieces without a server: engine state, error mapping, the local store's
+/// The client module's pieces without a server: error mapping, the local store's
 /// merge, history and naming.
 @Suite("StratusKit without a server")
 struct StratusKitTests {
@@ -13,21 +13,6 @@ struct StratusKitTests {
     }
 
     static let zone = ZoneID(zoneName: "Journal", ownerRecordName: "_alice")
-
-    @Test("engine state: a record's later pending change replaces its earlier one; the state round-trips as JSON")
-    func pendingChangesDeduplicate() throws {
-        let a = SyncRecordID(zoneID: StratusKitTests.zone, recordName: "a")
-        let b = SyncRecordID(zoneID: StratusKitTests.zone, recordName: "b")
-        var state = SyncEngineState()
-        state.add([PendingRecordZoneChange.saveRecord(a), .saveRecord(b), .deleteRecord(a)])
-        #expect(state.pendingRecordZoneChanges == [.saveRecord(b), .deleteRecord(a)])
-        state.add([PendingDatabaseChange.saveZone(StratusKitTests.zone), .deleteZone(StratusKitTests.zone)])
-        #expect(state.pendingDatabaseChanges == [.deleteZone(StratusKitTests.zone)])
-        state.zoneTokens["_alice/Journal"] = "token"
-        state.lastUserRecordName = "_alice"
-        let decoded = try JSONDecoder().decode(SyncEngineState.self, from: JSONEncoder().encode(state))
-        #expect(decoded == state)
-    }
 
     @Test("CKWS error codes become CKError codes", arguments: [
         (ServerErrorCode.conflict, nil, CloudError.Code.serverRecordChanged, false),

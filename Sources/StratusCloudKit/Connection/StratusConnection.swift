@@ -31,6 +31,8 @@ public struct StratusConnection: Sendable, Hashable {
     /// Each seeded container's own credentials, by container identifier (from a dev credentials
     /// file's `containers`); the top-level ones serve every container not listed.
     var containerCredentials: [String: ContainerCredentials] = [:]
+    /// Sent as `X-Stratus-Device-ID` (a simulated device's name, stamped on what it writes).
+    package var deviceID: String?
 
     public init(serverURL: URL, apiToken: String, webAuthToken: String?, environment: Environment = .development) {
         self.serverURL = serverURL
@@ -120,7 +122,7 @@ public struct StratusConnection: Sendable, Hashable {
         let tokens = credentials(container: container)
         return CKWSTransport(
             baseURL: "\(base)/database/1/\(container)/\(environment.rawValue)", apiToken: tokens.apiToken,
-            webAuthToken: tokens.webAuthToken, deviceID: nil, client: client
+            webAuthToken: tokens.webAuthToken, deviceID: deviceID, client: client
         )
     }
 }

@@ -57,8 +57,8 @@ extension CKSyncEngine {
         /// The longest wait a transient failure asked for (then a send is scheduled).
         var retryAfter: Double?
 
-        mutating func transient(_ error: CKError) {
-            retryAfter = max(retryAfter ?? 0, error.retryAfterSeconds ?? 1)
+        mutating func transient(after seconds: Double) {
+            retryAfter = max(retryAfter ?? 0, seconds)
         }
     }
 
@@ -82,7 +82,7 @@ extension CKSyncEngine {
     private func send(_ batch: RecordZoneChangeBatch, pass: inout SendPass) async throws {
         let answer: (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>])
         do {
-            answer = try await SyncRetry.run {
+            answer = try await retrying {
                 try await self.database.modifyRecords(
                     saving: batch.recordsToSave, deleting: batch.recordIDsToDelete, savePolicy: .ifServerRecordUnchanged, atomically: batch.atomicByZone
                 )
@@ -104,7 +104,7 @@ extension CKSyncEngine {
         } catch let error as CKError {
             // Nothing was answered for these: they stay pending for a later send.
             if pass.requestFailure == nil { pass.requestFailure = error }
-            if SyncRetry.isTransient(error) { pass.transient(error) }
+            if SyncRetry.isTransient(error) { pass.transient(after: retryDelay(error)) }
             return
         }
         await report(batch, answer, pass: &pass)
@@ -132,8 +132,8 @@ extension CKSyncEngine {
                 failedSaves.append(.init(record: record, error: error))
                 pass.itemFailures[record.recordID] = error
                 if SyncRetry.isTransient(error) {
-                    pass.transient(error)
-                    retryTimes.hold(.saveRecord(record.recordID), for: error)
+                    pass.transient(after: retryDelay(error))
+                    retryTimes.hold(.saveRecord(record.recordID), for: retryDelay(error))
                 } else if !Self.keepsPending(error) {
                     answered.append(.saveRecord(record.recordID))
                 }
@@ -150,8 +150,8 @@ extension CKSyncEngine {
                 failedDeletes[id] = error
                 pass.itemFailures[id] = error
                 if SyncRetry.isTransient(error) {
-                    pass.transient(error)
-                    retryTimes.hold(.deleteRecord(id), for: error)
+                    pass.transient(after: retryDelay(error))
+                    retryTimes.hold(.deleteRecord(id), for: retryDelay(error))
                 } else if !Self.keepsPending(error) {
                     answered.append(.deleteRecord(id))
                 }
@@ -175,10 +175,10 @@ extension CKSyncEngine {
         let deleting = changes.compactMap { if case .deleteZone(let id) = $0 { id } else { nil } }
         let answer: (saveResults: [CKRecordZone.ID: Result<CKRecordZone, any Error>], deleteResults: [CKRecordZone.ID: Result<Void, any Error>])
         do {
-            answer = try await SyncRetry.run { try await self.database.modifyRecordZones(saving: saving, deleting: deleting) }
+            answer = try await retrying { try await self.database.modifyRecordZones(saving: saving, deleting: deleting) }
         } catch let error as CKError {
             if pass.requestFailure == nil { pass.requestFailure = error }
-            if SyncRetry.isTransient(error) { pass.transient(error) }
+            if SyncRetry.isTransient(error) { pass.transient(after: retryDelay(error)) }
             return
         }
         var saved: [CKRecordZone] = []
@@ -209,7 +209,7 @@ extension CKSyncEngine {
         // transient refusal or a full account keeps the change pending.
         let kept = Set(failedSaves.filter { SyncRetry.isTransient($0.error) || Self.keepsPending($0.error) }.map(\.zone.zoneID))
             .union(failedDeletes.filter { SyncRetry.isTransient($0.value) || Self.keepsPending($0.value) }.map(\.key))
-        for error in failedSaves.map(\.error) + Array(failedDeletes.values) where SyncRetry.isTransient(error) { pass.transient(error) }
+        for error in failedSaves.map(\.error) + Array(failedDeletes.values) where SyncRetry.isTransient(error) { pass.transient(after: retryDelay(error)) }
         state.remove(pendingDatabaseChanges: changes.filter { !kept.contains($0.zoneID) })
         await deliver(.sentDatabaseChanges(Event.SentDatabaseChanges(
             savedZones: saved, failedZoneSaves: failedSaves, deletedZoneIDs: deleted, failedZoneDeletes: failedDeletes

@@ -16,6 +16,16 @@ public final class CKSyncEngine: @unchecked Sendable {
         public var automaticallySync = true
         /// The database subscription's ID (`nil`: the engine's own).
         public var subscriptionID: CKSubscription.ID?
+        /// Multiplies every wait before a retry, the server's `retryAfter` included: 1 is Apple's
+        /// behaviour; a simulation that compresses time (`stratus fuzz`) makes it smaller.
+        package var retryDelayScale: Double = 1
+        /// Told when a zone's change token expired, before the engine fetches the zone again from
+        /// the start: a simulated device forgets what that fetch cannot confirm (Apple's engine
+        /// tells its delegate nothing).
+        package var zoneChangeTokenExpired: (@Sendable (CKRecordZone.ID) async -> Void)?
+        /// Records per zone change page (`nil`: the server's page size), for simulations that
+        /// cut a fetch short between pages.
+        package var resultsLimit: Int?
 
         public init(database: CKDatabase, stateSerialization: State.Serialization?, delegate: any CKSyncEngineDelegate) {
             self.database = database
@@ -72,6 +82,14 @@ public final class CKSyncEngine: @unchecked Sendable {
         await deliver(.stateUpdate(Event.StateUpdate(stateSerialization: state.serialization)))
     }
 
+    /// Runs `call`, retrying transient failures (waits scaled by ``Configuration/retryDelayScale``).
+    func retrying<T>(_ call: () async throws -> T) async throws -> T {
+        try await SyncRetry.run(delayScale: configuration.retryDelayScale, call)
+    }
+
+    /// How long a transient failure holds its change back: the server's `retryAfter`, else a second.
+    func retryDelay(_ error: CKError) -> Double { (error.retryAfterSeconds ?? 1) * configuration.retryDelayScale }
+
     var subscriptionID: String { configuration.subscriptionID ?? "CKSyncEngine-\(database.databaseScope == .shared ? "shared" : "private")" }
 
     // MARK: - Fetch
@@ -112,7 +130,7 @@ public final class CKSyncEngine: @unchecked Sendable {
             let token = state.update { $0.databaseToken }.map(CKServerChangeToken.init)
             let page: (modifications: [CKDatabase.DatabaseChange.Modification], deletions: [CKDatabase.DatabaseChange.Deletion], changeToken: CKServerChangeToken, moreComing: Bool)
             do {
-                page = try await SyncRetry.run { try await self.database.databaseChanges(since: token) }
+                page = try await retrying { try await self.database.databaseChanges(since: token) }
             } catch let error as CKError where error.code == .changeTokenExpired && token != nil {
                 // The server dropped the database's history: read it again from the start.
                 state.update { $0.databaseToken = nil }
@@ -145,9 +163,10 @@ public final class CKSyncEngine: @unchecked Sendable {
             let token = state.update { $0.zoneTokens[key] }.map(CKServerChangeToken.init)
             let page: (modificationResultsByID: [CKRecord.ID: Result<CKDatabase.RecordZoneChange.Modification, any Error>], deletions: [CKDatabase.RecordZoneChange.Deletion], changeToken: CKServerChangeToken, moreComing: Bool)
             do {
-                page = try await SyncRetry.run { try await self.database.recordZoneChanges(inZoneWith: zoneID, since: token) }
+                page = try await retrying { try await self.database.recordZoneChanges(inZoneWith: zoneID, since: token, resultsLimit: self.configuration.resultsLimit) }
             } catch let error as CKError where error.code == .changeTokenExpired && token != nil {
                 state.update { $0.zoneTokens[key] = nil }
+                await configuration.zoneChangeTokenExpired?(zoneID)
                 await deliverState()
                 continue
             } catch let error as CKError where error.code == .zoneNotFound || error.code == .userDeletedZone {
@@ -199,7 +218,7 @@ public final class CKSyncEngine: @unchecked Sendable {
     /// changes are not this user's); a token the server refuses (`notAuthenticated`) changes
     /// nothing: pending changes wait until the same user is back.
     func checkAccount() async throws {
-        let current = try await SyncRetry.run { try await self.database.container.userRecordID() }
+        let current = try await retrying { try await self.database.container.userRecordID() }
         accountChecked.set()
         let previous = state.update { $0.user }
         guard previous != current.recordName else { return }
@@ -223,7 +242,7 @@ public final class CKSyncEngine: @unchecked Sendable {
         let info = CKSubscription.NotificationInfo()
         info.shouldSendContentAvailable = true
         subscription.notificationInfo = info
-        _ = try await SyncRetry.run { try await self.database.save(subscription) }
+        _ = try await retrying { try await self.database.save(subscription) }
         state.update { $0.subscribedUser = user }
         await deliverState()
     }

@@ -27,14 +27,15 @@ actor SyncGate {
 enum SyncRetry {
     static func isTransient(_ error: CKError) -> Bool { error.code.isTransient }
 
-    /// Runs `call`, retrying transient failures up to `attempts` times.
-    static func run<T>(attempts: Int = 4, _ call: () async throws -> T) async throws -> T {
+    /// Runs `call`, retrying transient failures up to `attempts` times; every wait is multiplied
+    /// by `delayScale` (1 but in simulations that compress time).
+    static func run<T>(attempts: Int = 4, delayScale: Double, _ call: () async throws -> T) async throws -> T {
         var attempt = 1
         while true {
             do {
                 return try await call()
             } catch let error as CKError where isTransient(error) && attempt < attempts {
-                let wait = error.retryAfterSeconds ?? 0.2 * Double(1 << attempt)
+                let wait = (error.retryAfterSeconds ?? 0.2 * Double(1 << attempt)) * delayScale
                 try await Task.sleep(for: .milliseconds(Int(min(wait, 30) * 1000)))
                 attempt += 1
             }
@@ -57,9 +58,9 @@ final class RetryTimes: @unchecked Sendable {
     private let lock = NSLock()
     private var times: [CKSyncEngine.PendingRecordZoneChange: ContinuousClock.Instant] = [:]
 
-    /// Holds `change` back for the error's `retryAfter` (a second when it gave none).
-    func hold(_ change: CKSyncEngine.PendingRecordZoneChange, for error: CKError) {
-        let until = ContinuousClock.now + .milliseconds(Int((error.retryAfterSeconds ?? 1) * 1000))
+    /// Holds `change` back for `seconds`.
+    func hold(_ change: CKSyncEngine.PendingRecordZoneChange, for seconds: Double) {
+        let until = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         lock.withLock { times[change] = until }
     }
 

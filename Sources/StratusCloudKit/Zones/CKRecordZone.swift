@@ -77,7 +77,7 @@ public final class CKRecordZoneID: NSObject, NSSecureCoding, NSCopying, @uncheck
     }
 
     /// A zone ID the server sent (no owner: the caller).
-    init(wire zoneID: ZoneID) {
+    package init(wire zoneID: ZoneID) {
         self.zoneName = zoneID.zoneName
         self.ownerName = zoneID.ownerRecordName ?? CKCurrentUserDefaultName
     }
@@ -95,7 +95,7 @@ public final class CKRecordZoneID: NSObject, NSSecureCoding, NSCopying, @uncheck
     }
 
     /// The wire form; the caller's own zones go without an owner, as Apple's clients send them.
-    var wire: ZoneID {
+    package var wire: ZoneID {
         ZoneID(zoneName: zoneName, ownerRecordName: ownerName == CKCurrentUserDefaultName ? nil : ownerName)
     }
 

@@ -2,84 +2,83 @@ import Foundation
 import StratusCloudKit
 import StratusModel
 
-/// The device as its engines' delegate: fetched changes are imported into the store, sends
-/// are built from it, and refusals are handled as NSPersistentCloudKitContainer does —
-/// conflicts merged field by field and sent again, refused changes put back to the server's
-/// version.
-extension SimulatedDevice: SyncEngineDelegate {
-    public func recordToSave(_ id: SyncRecordID, syncEngine: SyncEngine) async -> RecordOperation? {
-        let key = RecordKey(scope: syncEngine.configuration.database.scope, zoneID: id.zoneID, recordName: id.recordName)
-        guard let operation = try? store.uploadOperation(for: key) else { return nil }
-        return await uploadingAssets(operation, key: key)
+/// The device as its engines' delegate (`CKSyncEngineDelegate`, as an app writes it): fetched
+/// changes are imported into the store, batches are built from it, and refusals are handled as
+/// NSPersistentCloudKitContainer does — conflicts merged field by field and sent again, refused
+/// changes put back to the server's version.
+extension SimulatedDevice: CKSyncEngineDelegate {
+    public func handleEvent(_ event: CKSyncEngine.Event, syncEngine: CKSyncEngine) async {
+        let scope = Self.scope(of: syncEngine)
+        // An engine the device let go (signed out, or restarted after a crash) is no longer heard.
+        guard engines[scope] === syncEngine, interruption == nil else { return }
+        do {
+            try await handle(event, scope: scope, syncEngine: syncEngine)
+        } catch {
+            // A change the device could not write: stop as a crash would, keeping what was saved.
+            interruption = error
+            log(scope, "interrupted")
+        }
     }
 
-    /// The type the mirror holds for a record (the server's tombstones name no type).
-    public func recordType(of id: SyncRecordID, syncEngine: SyncEngine) async -> String? {
-        let key = RecordKey(scope: syncEngine.configuration.database.scope, zoneID: id.zoneID, recordName: id.recordName)
-        return (try? store.record(key))??.recordType
+    public func nextRecordZoneChangeBatch(
+        _ context: CKSyncEngine.SendChangesContext, syncEngine: CKSyncEngine
+    ) async -> CKSyncEngine.RecordZoneChangeBatch? {
+        let scope = Self.scope(of: syncEngine)
+        guard engines[scope] === syncEngine, interruption == nil else { return nil }
+        let pending = syncEngine.state.pendingRecordZoneChanges.filter { change in
+            context.options.scope.contains(change) && refusedThisSync[key(change.recordID, scope: scope)] == nil
+        }
+        return await CKSyncEngine.RecordZoneChangeBatch(pendingChanges: pending) { id in
+            await self.recordToSave(id, scope: scope, syncEngine: syncEngine)
+        }
     }
 
-    public func handleEvent(_ event: SyncEngineEvent, syncEngine: SyncEngine) async throws {
-        let scope = syncEngine.configuration.database.scope
+    static func scope(of engine: CKSyncEngine) -> DatabaseScope {
+        engine.database.databaseScope == .shared ? .shared : .private
+    }
+
+    /// The record that sends a pending save: the store's local state on top of the server's last
+    /// version (whose change tag it carries), its new assets uploaded. `nil` keeps the change
+    /// pending (an upload failed); a record the store no longer holds leaves the queue (its
+    /// deletion is a change of its own).
+    private func recordToSave(_ id: CKRecord.ID, scope: DatabaseScope, syncEngine: CKSyncEngine) async -> CKRecord? {
+        let key = key(id, scope: scope)
+        guard let operation = try? store.uploadOperation(for: key) else {
+            syncEngine.state.remove(pendingRecordZoneChanges: [.saveRecord(id)])
+            return nil
+        }
+        guard let uploading = await uploadingAssets(operation, key: key) else { return nil }
+        let base = uploading.record.recordChangeTag == nil ? nil : (try? store.record(key))??.serverRecord
+        return CKRecord.toSave(uploading.record, in: id.zoneID, base: base)
+    }
+
+    private func handle(_ event: CKSyncEngine.Event, scope: DatabaseScope, syncEngine: CKSyncEngine) async throws {
         switch event {
-        case .stateUpdate(let state):
-            try store.setMeta("engine.\(scope.rawValue)", String(decoding: try JSONEncoder().encode(state), as: UTF8.self))
+        case .stateUpdate(let update):
+            try store.setMeta(Self.stateKey(scope), String(decoding: try JSONEncoder().encode(update.stateSerialization), as: UTF8.self))
             if let limit = crashAfterFetchedPages, fetchedPages >= limit {
                 crashAfterFetchedPages = nil
                 throw CloudError(.internalError, "simulated crash after \(limit) pages")
             }
-        case .accountChange(let previous, let current):
+        case .accountChange(let change):
             log(scope, "accountChange")
-            if previous != nil, previous != current { try store.purgeAll() }
-        case .fetchedDatabaseChanges(_, let deletions):
-            log(scope, "fetchedDatabaseChanges")
-            for (zone, reason) in deletions {
-                switch reason {
-                case .purged where scope == .private, .encryptedDataReset where scope == .private:
-                    // The data is gone from the server, not from this device: upload it again into
-                    // a new zone of the same name (the rule; see Sources/StratusKit/README.md).
-                    log(scope, "zoneReset.\(reason.rawValue)")
-                    if try store.requeueZone(zone, scope: scope) > 0 { await syncEngine.add([PendingDatabaseChange.saveZone(zone)]) }
-                default:
-                    try store.purgeZone(zone, scope: scope)
-                }
+            switch change.changeType {
+            case .signIn: break
+            case .signOut, .switchAccounts: try store.purgeAll()
             }
-        case .zoneChangeTokenExpired(let zone):
-            log(scope, "zoneChangeTokenExpired")
-            try store.forgetUnchangedRecords(in: zone, scope: scope)
-        case .fetchedRecordZoneChanges(let modifications, let deletions):
+        case .fetchedDatabaseChanges(let changes):
+            log(scope, "fetchedDatabaseChanges")
+            for deletion in changes.deletions { try zoneDeleted(deletion, scope: scope, syncEngine: syncEngine) }
+        case .fetchedRecordZoneChanges(let changes):
             fetchedPages += 1
             log(scope, "fetchedRecordZoneChanges")
-            try await downloadAssets(of: modifications, scope: scope)
-            for record in modifications { try store.importRecord(record, scope: scope) }
-            for deletion in deletions {
-                let id = deletion.recordID
-                try store.importDeletion(RecordKey(scope: scope, zoneID: id.zoneID, recordName: id.recordName))
-            }
-        case .sentRecordZoneChanges(let saved, let deleted, let failed, let failedDeletes):
-            var failures: [String: CloudError.Code] = [:]
-            for record in saved {
-                guard let name = record.recordName, let zone = record.zoneID else { continue }
-                let key = RecordKey(scope: scope, zoneID: zone, recordName: name)
-                try store.uploaded(record, key: key, through: exporting[key] ?? .max)
-            }
-            for id in deleted {
-                let key = RecordKey(scope: scope, zoneID: id.zoneID, recordName: id.recordName)
-                try store.markExported(key, through: exporting[key] ?? .max)
-            }
-            for failure in failed {
-                // Matched by zone and name: the same name may be pending in two zones.
-                let key = RecordKey(scope: scope, zoneID: failure.recordID.zoneID, recordName: failure.recordID.recordName)
-                failures[key.recordName] = failure.error.code
-                let pending = await syncEngine.isPending(.saveRecord(failure.recordID))
-                try await recover(key, from: failure.error, stillPending: pending, syncEngine: syncEngine)
-            }
-            for (id, error) in failedDeletes {
-                failures[id.recordName] = error.code
-                let key = RecordKey(scope: scope, zoneID: id.zoneID, recordName: id.recordName)
-                try await recover(key, from: error, stillPending: await syncEngine.isPending(.deleteRecord(id)), syncEngine: syncEngine)
-            }
-            log(scope, "sentRecordZoneChanges", failures: failures)
+            try keepDownloadedAssets(of: changes.modifications.map(\.record))
+            let records = changes.modifications.map { wire($0.record, scope: scope) }
+            try await downloadAssets(of: records, scope: scope)
+            for record in records { try store.importRecord(record, scope: scope) }
+            for deletion in changes.deletions { try store.importDeletion(key(deletion.recordID, scope: scope)) }
+        case .sentRecordZoneChanges(let sent):
+            try await recordChangesSent(sent, scope: scope, syncEngine: syncEngine)
         case .sentDatabaseChanges: log(scope, "sentDatabaseChanges")
         case .willFetchChanges: log(scope, "willFetchChanges")
         case .willFetchRecordZoneChanges: log(scope, "willFetchRecordZoneChanges")
@@ -90,49 +89,45 @@ extension SimulatedDevice: SyncEngineDelegate {
         }
     }
 
-    /// What the device does with a change the server refused. One the engine keeps queued (a
-    /// failed request, a transient failure) is the engine's to retry: only a full quota is noted.
-    private func recover(_ key: RecordKey, from error: CloudError, stillPending: Bool, syncEngine: SyncEngine) async throws {
-        if stillPending && error.code != .quotaExceeded { return }
-        switch error.code {
-        case .serverRecordChanged:
-            // Field-level merge: the server's record with this device's pending fields on top;
-            // the change stays pending and goes out again with the server's tag.
-            if let server = error.serverRecord {
-                try await downloadAssets(of: [server], scope: key.scope)
-                try store.importRecord(server, scope: key.scope)
-            }
-        case .zoneNotFound where key.scope == .private, .userDeletedZone where key.scope == .private:
-            // Save the zone again and re-create the record in it, with every local value: the
-            // user's edit is never dropped because the zone went away behind the device's back
-            // (a purged zone too: this device uploads a purged zone's data again, see the README).
-            try store.forgetServerState(key)
-            await syncEngine.add([PendingDatabaseChange.saveZone(key.zoneID)])
-        case .unknownItem:
-            try store.importDeletion(key)
-        case .quotaExceeded:
-            // The owner's storage is full: the change stays pending (the user's data is never
-            // dropped for it) and the app is told; sending resumes on a later sync.
-            storageFull = true
-            log(key.scope, "quotaExceeded")
-        default:
-            // Refused for good (permission, invalid): back to what the server holds.
-            try await restoreServerVersion(key)
+    /// A zone the server no longer has. A purged or reset private zone's data is gone from the
+    /// server, not from this device: it is uploaded again into a new zone of the same name (see
+    /// Sources/StratusKit/README.md); any other deleted zone's local data goes too.
+    private func zoneDeleted(_ deletion: CKDatabase.DatabaseChange.Deletion, scope: DatabaseScope, syncEngine: CKSyncEngine) throws {
+        let zone = wireZoneID(deletion.zoneID, scope: scope)
+        let reason: ZoneDeletionReason? = switch deletion.reason {
+        case .purged: .purged
+        case .encryptedDataReset: .encryptedDataReset
+        default: nil
+        }
+        guard let reason, scope == .private else { return try store.purgeZone(zone, scope: scope) }
+        log(scope, "zoneReset.\(reason.rawValue)")
+        if try store.requeueZone(zone, scope: scope) > 0 {
+            syncEngine.state.add(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: deletion.zoneID))])
         }
     }
 
-    /// Puts a refused change back to the server's truth: its version of the record, or — for a
-    /// record the server never had (a create refused for permission) — no record at all, so no
-    /// silent local-only record stays behind.
-    private func restoreServerVersion(_ key: RecordKey) async throws {
-        if try store.record(key)?.serverRecord != nil { return try store.revertToServer(key) }
-        try store.markExported(key, through: .max)
-        guard let container else { return }
-        let database = key.scope == .shared ? container.sharedCloudDatabase : container.privateCloudDatabase
-        switch try await database.records(named: [key.recordName], in: key.zoneID).first {
-        case .success(let record)?: try store.importRecord(record, scope: key.scope)
-        case .failure(let error)? where error.code == .unknownItem: try store.importDeletion(key)
-        default: break
+    /// The engine's hook for an expired zone token: records the fetch from the start will not
+    /// confirm are forgotten (unless changed locally).
+    func zoneChangeTokenExpired(_ zoneID: CKRecordZone.ID, scope: DatabaseScope) {
+        guard interruption == nil else { return }
+        log(scope, "zoneChangeTokenExpired")
+        do {
+            try store.forgetUnchangedRecords(in: wireZoneID(zoneID, scope: scope), scope: scope)
+        } catch {
+            interruption = error
+        }
+    }
+
+    /// Keeps the files the engine downloaded with fetched records in the mirror's asset folder.
+    private func keepDownloadedAssets(of records: [CKRecord]) throws {
+        for record in records {
+            for key in record.allKeys() {
+                let assets = (record[key] as? CKAsset).map { [$0] } ?? (record[key] as? [CKAsset]) ?? []
+                for asset in assets {
+                    guard let file = asset.fileURL, let checksum = asset.fileChecksum, !store.assets.contains(checksum) else { continue }
+                    try store.assets.store(try Data(contentsOf: file), as: checksum)
+                }
+            }
         }
     }
 }

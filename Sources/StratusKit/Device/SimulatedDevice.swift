@@ -56,14 +56,24 @@ public actor SimulatedDevice {
     public var crashAfterShareZoneCreated = false
     /// Records per change page the engines ask for (`nil`: the server's page size).
     public var resultsLimit: Int?
-    /// Multiplies the engines' waits before retries (``SyncEngine/Configuration/retryDelayScale``).
+    /// Multiplies the engines' waits before retries, the server's `retryAfter` included.
     public var retryDelayScale = 1.0
     /// Whether the last sync found the owner's storage full (QUOTA_EXCEEDED): what an app shows
     /// the user. Pending changes stay pending; the next sync that sends them clears it.
     public internal(set) var storageFull = false
 
     var container: CloudContainer?
-    var engines: [DatabaseScope: SyncEngine] = [:]
+    /// The same account through CloudKit's API: what the engines sync with.
+    var cloudKitContainer: CKContainer?
+    /// One CKSyncEngine per database (private, shared), as an app makes them.
+    var engines: [DatabaseScope: CKSyncEngine] = [:]
+    /// Set when the device "crashes" during a sync (a test hook, or a change it could not write):
+    /// from then on nothing the engines report is applied or saved, and the sync ends by
+    /// throwing it; the engines start again from the state last saved, as after a relaunch.
+    var interruption: (any Error)?
+    /// Changes the server refused this sync for a reason that keeps them pending (see
+    /// `recover`): not sent again until the next sync, which ends by throwing the first.
+    var refusedThisSync: [RecordKey: CKError] = [:]
     /// The last history entry each record's pending send covers.
     var exporting: [RecordKey: Int64] = [:]
     var fetchedPages = 0
@@ -105,6 +115,9 @@ public actor SimulatedDevice {
         let container = CloudContainer(
             identifier: containerIdentifier, serverURL: serverURL, credentials: account.credentials, deviceID: name
         )
+        guard let url = URL(string: serverURL) else { throw CloudError(.badContainer, "not a server URL: \(serverURL)") }
+        var connection = StratusConnection(serverURL: url, apiToken: account.credentials.apiToken, webAuthToken: account.credentials.webAuthToken)
+        connection.deviceID = name
         // Asked again after transient failures, as the OS does.
         let user = try await retryingTransient(attempts: 5, delayScale: retryDelayScale) { () async throws(CloudError) in
             try await container.userRecordName()
@@ -114,17 +127,34 @@ public actor SimulatedDevice {
         self.account = account
         self.userRecordName = user
         self.container = container
-        engines = [:]
-        for (scope, database) in [(DatabaseScope.private, container.privateCloudDatabase), (.shared, container.sharedCloudDatabase)] {
-            var configuration = SyncEngine.Configuration(database: database, container: container)
-            configuration.resultsLimit = resultsLimit
-            configuration.retryDelayScale = retryDelayScale
-            let saved = try store.meta("engine.\(scope.rawValue)").flatMap { try? JSONDecoder().decode(SyncEngineState.self, from: Data($0.utf8)) }
-            engines[scope] = SyncEngine(configuration: configuration, state: saved, delegate: self)
-        }
+        self.cloudKitContainer = CKContainer(identifier: containerIdentifier, connection: connection)
+        try startEngines()
         // A share's move cut short by a crash is finished first.
         try await resumePendingMove()
     }
+
+    /// Makes the two engines from the state each last saved (as an app does at launch).
+    func startEngines() throws {
+        engines = [:]
+        interruption = nil
+        guard let cloudKitContainer else { return }
+        for scope in [DatabaseScope.private, .shared] {
+            let saved = try store.meta(Self.stateKey(scope)).flatMap {
+                try? JSONDecoder().decode(CKSyncEngine.State.Serialization.self, from: Data($0.utf8))
+            }
+            let database = scope == .shared ? cloudKitContainer.sharedCloudDatabase : cloudKitContainer.privateCloudDatabase
+            var configuration = CKSyncEngine.Configuration(database: database, stateSerialization: saved, delegate: self)
+            // The device syncs when its test (or its own push listener) says, one sync at a time.
+            configuration.automaticallySync = false
+            configuration.retryDelayScale = retryDelayScale
+            configuration.resultsLimit = resultsLimit
+            configuration.zoneChangeTokenExpired = { [weak self] zoneID in await self?.zoneChangeTokenExpired(zoneID, scope: scope) }
+            engines[scope] = CKSyncEngine(configuration)
+        }
+    }
+
+    /// Where an engine's state is saved in the store.
+    static func stateKey(_ scope: DatabaseScope) -> String { "engine.\(scope.rawValue)" }
 
     /// Signs out: the account's local data is purged and syncing stops.
     public func signOut() throws {
@@ -133,6 +163,7 @@ public actor SimulatedDevice {
         account = nil
         userRecordName = nil
         container = nil
+        cloudKitContainer = nil
         engines = [:]
         exporting = [:]
     }
@@ -180,18 +211,28 @@ public actor SimulatedDevice {
         try await task.value
     }
 
-    /// One sync. A web auth token the server refuses (revoked, expired: AUTHENTICATION_REQUIRED)
-    /// is not an account change — CKSyncEngine's rule: the device stops syncing and keeps every
+    /// One sync. A web auth token the server refuses (revoked, expired: `notAuthenticated`) is
+    /// not an account change — CKSyncEngine's rule: the device stops syncing and keeps every
     /// local change, unsent ones included, until the same user signs in again (a different user
     /// purges it then, in ``signIn(_:)``). The sync throws `notAuthenticated`.
     private func syncNow() async throws {
         do {
             try await sendAndFetch()
-        } catch let error as CloudError where error.serverErrorCode == .authenticationRequired {
+        } catch let error as CKError where error.code == .notAuthenticated {
             log(.private, "notAuthenticated")
             suspend()
             throw error
         }
+    }
+
+    /// Whether `error` is the server's answer (a refusal, in CloudKit's terms) rather than a
+    /// local failure: what the device's calls throw when the server said no.
+    public static func isServerRefusal(_ error: any Error) -> Bool { error is CKError || error is CloudError }
+
+    /// Whether `error` is the server refusing the account's web auth token (revoked, expired):
+    /// the device stopped syncing and kept its edits until the same user signs in again.
+    public static func isRefusedToken(_ error: any Error) -> Bool {
+        (error as? CKError)?.code == .notAuthenticated || (error as? CloudError)?.code == .notAuthenticated
     }
 
     /// Stops syncing without touching the store: the account's data and unsent edits stay.
@@ -199,6 +240,7 @@ public actor SimulatedDevice {
         stopAutomaticSync()
         account = nil
         container = nil
+        cloudKitContainer = nil
         engines = [:]
         exporting = [:]
     }
@@ -209,31 +251,43 @@ public actor SimulatedDevice {
         try await resumePendingMove()
         storageFull = false
         uploadedAssets = [:]
+        refusedThisSync = [:]
         defer { uploadedAssets = [:] }
         for scope in [DatabaseScope.private, .shared] {
             guard let engine = engines[scope] else { continue }
             for _ in 0..<4 {
-                let pending = try store.pendingExports(in: scope)
+                let pending = try store.pendingExports(in: scope).filter { refusedThisSync[$0.key] == nil }
                 if pending.isEmpty || storageFull { break }
                 for export in pending { exporting[export.key] = export.throughHistoryID }
-                await engine.add(pending.map { export in
-                    let id = SyncRecordID(zoneID: export.key.zoneID, recordName: export.key.recordName)
+                engine.state.add(pendingRecordZoneChanges: pending.map { export in
+                    let id = recordID(export.key)
                     return export.kind == .save ? .saveRecord(id) : .deleteRecord(id)
                 })
                 do {
                     try await engine.sendChanges()
-                } catch let error as CloudError where error.code == .partialFailure {
+                } catch let error as CKError where error.code == .partialFailure {
                     // Each refused change went to the delegate, which recovered it (merge,
                     // re-create, or back to the server's version); the loop sends what remains.
-                } catch let error as CloudError where error.code == .quotaExceeded {
+                } catch let error as CKError where error.code == .quotaExceeded {
                     // The whole request was refused for the quota: the changes stay pending.
                     storageFull = true
                     log(scope, "quotaExceeded")
                 }
+                try endIfInterrupted()
             }
             fetchedPages = 0
             try await engine.fetchChanges()
+            try endIfInterrupted()
         }
+        if let refusal = refusedThisSync.sorted(by: { "\($0.key)" < "\($1.key)" }).first?.value { throw refusal }
+    }
+
+    /// After a "crash" (see ``interruption``): the engines start again from their saved state,
+    /// and the sync throws.
+    private func endIfInterrupted() throws {
+        guard let interruption else { return }
+        try startEngines()
+        throw interruption
     }
 
     func log(_ scope: DatabaseScope, _ name: String, failures: [String: CloudError.Code] = [:]) {
