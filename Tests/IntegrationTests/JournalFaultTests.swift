@@ -117,24 +117,65 @@ struct JournalFaultTests {
         }
     }
 
-    @Test("a zone purged or reset: the device uploads its local data again into a new zone", arguments: [ZoneDeletionReason.purged, .encryptedDataReset])
-    func purgedOrResetZoneIsUploadedAgain(reason: ZoneDeletionReason) async throws {
+    @Test("a zone reset with the encrypted data: the device uploads its local data again into a new zone")
+    func resetZoneIsUploadedAgain() async throws {
         try await Journal.run { journal in
             let iphone = try await journal.device("alice-iphone", signedInAs: "alice")
             for city in ["Oslo", "Bergen"] {
                 try await iphone.save(await iphone.privateKey(city.lowercased()), type: "Destination", fields: Journal.destination(city))
             }
             try await iphone.sync()
-            try await journal.admin("zones/reset", ZoneResetRequest(
-                container: Journal.container, environment: .development, userRecordName: journal.userRecordName("alice"),
-                zoneName: iphone.zoneName, reason: reason
-            ))
+            try await journal.resetZone(of: "alice", iphone.zoneName, reason: .encryptedDataReset)
             try await iphone.sync()
             try await iphone.sync()
             #expect(try await iphone.records(in: .private).count == 2)
             #expect(try await journal.serverSnapshot(as: "alice", scope: .private).count == 2)
-            #expect(await iphone.events.contains { $0.name == "zoneReset.\(reason.rawValue)" })
+            #expect(await iphone.events.contains { $0.name == "zoneReset.encryptedDataReset" })
             try await journal.assertConsistent([(iphone, "alice")])
+        }
+    }
+
+    @Test("a zone the user purged in Settings: the device deletes its local copy and never sends it again (Apple's rule)")
+    func purgedZoneIsDeletedLocallyAndNotResent() async throws {
+        try await Journal.run { journal in
+            let iphone = try await journal.device("alice-iphone", signedInAs: "alice")
+            let oslo = await iphone.privateKey("oslo")
+            try await iphone.save(oslo, type: "Destination", fields: Journal.destination("Oslo"))
+            try await iphone.sync()
+            try await journal.resetZone(of: "alice", iphone.zoneName, reason: .purged)
+            try await iphone.sync()
+            try await iphone.sync()
+            #expect(try await iphone.records(in: .private).isEmpty)
+            #expect(try await iphone.store.pendingExports(in: .private).isEmpty)
+            #expect(try await journal.serverSnapshot(as: "alice", scope: .private).isEmpty)
+            #expect(await iphone.events.contains { $0.name == "zoneReset.purged" })
+        }
+    }
+
+    @Test("after a reset, a stale device's re-upload does not overwrite the newer copy another device uploaded again")
+    func staleReuploadDoesNotOverwriteANewerCopy() async throws {
+        try await Journal.run { journal in
+            let iphone = try await journal.device("alice-iphone", signedInAs: "alice")
+            let ipad = try await journal.device("alice-ipad", signedInAs: "alice")
+            let one = await iphone.privateKey("one")
+            try await iphone.save(one, type: "Destination", fields: Journal.destination("one"))
+            try await iphone.sync()
+            try await ipad.sync()
+            // The iPad edits; the iPhone never fetches the edit before the zone is reset.
+            try await ipad.save(one, type: "Destination", fields: ["caption": .string("one-edited")])
+            try await ipad.sync()
+            try await journal.resetZone(of: "alice", iphone.zoneName, reason: .encryptedDataReset)
+            try await ipad.sync()
+            try await ipad.sync()
+            try await iphone.sync()
+            try await iphone.sync()
+            try await ipad.sync()
+            let server = try await journal.serverSnapshot(as: "alice", scope: .private)
+            #expect(server.values.first?["caption"] == .string("one-edited"), "\(server)")
+            for device in [iphone, ipad] {
+                #expect(try await device.store.record(one)?.fields["caption"]?.value == .string("one-edited"))
+            }
+            try await journal.assertConsistent([(iphone, "alice"), (ipad, "alice")])
         }
     }
 

@@ -89,18 +89,15 @@ extension SimulatedDevice: CKSyncEngineDelegate {
         }
     }
 
-    /// A zone the server no longer has. A purged or reset private zone's data is gone from the
-    /// server, not from this device: it is uploaded again into a new zone of the same name (see
-    /// Sources/StratusKit/README.md); any other deleted zone's local data goes too.
+    /// A zone the server no longer has, and why (Apple's rules for each reason). Reset with the
+    /// account's encrypted data: the data is gone from the server, not from this device, so it
+    /// is uploaded again into a new zone of the same name. Purged by the user in Settings, or
+    /// deleted: the local data goes too, and is never sent again.
     private func zoneDeleted(_ deletion: CKDatabase.DatabaseChange.Deletion, scope: DatabaseScope, syncEngine: CKSyncEngine) throws {
         let zone = wireZoneID(deletion.zoneID, scope: scope)
-        let reason: ZoneDeletionReason? = switch deletion.reason {
-        case .purged: .purged
-        case .encryptedDataReset: .encryptedDataReset
-        default: nil
-        }
-        guard let reason, scope == .private else { return try store.purgeZone(zone, scope: scope) }
-        log(scope, "zoneReset.\(reason.rawValue)")
+        if deletion.reason == .purged { log(scope, "zoneReset.\(ZoneDeletionReason.purged.rawValue)") }
+        guard deletion.reason == .encryptedDataReset, scope == .private else { return try store.purgeZone(zone, scope: scope) }
+        log(scope, "zoneReset.\(ZoneDeletionReason.encryptedDataReset.rawValue)")
         if try store.requeueZone(zone, scope: scope) > 0 {
             syncEngine.state.add(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: deletion.zoneID))])
         }

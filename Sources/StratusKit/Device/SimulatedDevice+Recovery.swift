@@ -37,16 +37,20 @@ extension SimulatedDevice {
         switch error.code {
         case .serverRecordChanged:
             // Field-level merge: the server's record with this device's pending fields on top;
-            // the change stays pending and goes out again with the server's tag.
+            // the change stays pending and goes out again with the server's tag (a re-upload
+            // after a reset yields to the server's record instead: `LocalStore.importRecord`).
             if let server = error.serverRecord {
                 let record = wire(server, scope: key.scope)
                 try await downloadAssets(of: [record], scope: key.scope)
                 try store.importRecord(record, scope: key.scope)
             }
-        case .zoneNotFound where key.scope == .private, .userDeletedZone where key.scope == .private:
+        case .userDeletedZone:
+            // The user purged the app's data in Settings: Apple's rule is to delete the local
+            // copy and never send it again.
+            try store.purgeZone(key.zoneID, scope: key.scope)
+        case .zoneNotFound where key.scope == .private:
             // Save the zone again and re-create the record in it, with every local value: the
-            // user's edit is never dropped because the zone went away behind the device's back
-            // (a purged zone too: this device uploads a purged zone's data again, see the README).
+            // user's edit is never dropped because the zone went away behind the device's back.
             try store.forgetServerState(key)
             syncEngine.state.add(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: ckZoneID(key.zoneID, scope: key.scope)))])
         case .unknownItem:
@@ -56,7 +60,7 @@ extension SimulatedDevice {
             // dropped for it) and the app is told; sending resumes on a later sync.
             storageFull = true
             log(key.scope, "quotaExceeded")
-        case .permissionFailure, .zoneNotFound, .userDeletedZone:
+        case .permissionFailure, .zoneNotFound:
             // Not this account's to write (a read-only share, a share that is gone): back to
             // what the server holds.
             try await restoreServerVersion(key)

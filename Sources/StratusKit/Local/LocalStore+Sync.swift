@@ -27,12 +27,13 @@ extension LocalStore {
         }
     }
 
-    /// The fields of a record changed locally and not yet exported.
-    func pendingFields(_ key: RecordKey, in db: Database) throws -> (fields: Set<String>, deleted: Bool) {
+    /// The fields of a record changed locally and not yet exported, and whether the only such
+    /// change is a re-upload after its zone was reset (no edit of the user's since).
+    func pendingFields(_ key: RecordKey, in db: Database) throws -> (fields: Set<String>, deleted: Bool, reuploadOnly: Bool) {
         let rows = try Row.fetchAll(
             db,
             sql: """
-                SELECT kind, changed_fields FROM history
+                SELECT kind, changed_fields, author FROM history
                 WHERE exported = 0 AND author != ? AND scope = ? AND owner = ? AND zone = ? AND name = ? ORDER BY id
                 """,
             arguments: [TransactionAuthor.syncImport.rawValue, key.scope.rawValue, key.owner, key.zoneName, key.recordName]
@@ -44,7 +45,8 @@ extension LocalStore {
             fields.formUnion((try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? [])
             deleted = (row["kind"] as String) == HistoryEntry.Kind.delete.rawValue
         }
-        return (fields, deleted)
+        let reuploadOnly = !rows.isEmpty && rows.allSatisfy { ($0["author"] as String) == TransactionAuthor.syncReupload.rawValue }
+        return (fields, deleted, reuploadOnly)
     }
 
     /// The operation that uploads a record's local state: an update against the change tag it is
@@ -101,13 +103,19 @@ extension LocalStore {
 
     /// Imports a server record with a field-level merge: fields changed locally and not yet
     /// exported keep their local values; every other field takes the server's. A record deleted
-    /// locally and not yet exported stays deleted.
+    /// locally and not yet exported stays deleted. A re-upload after a reset that meets the
+    /// server's record (another device uploaded it again, or edited it since) is dropped: only
+    /// what the server has not seen goes up again, so an old copy never overwrites a newer one.
     public func importRecord(_ server: StratusModel.Record, scope: DatabaseScope) throws {
         guard let name = server.recordName, let zoneID = server.zoneID else { return }
         let key = RecordKey(scope: scope, zoneID: zoneID, recordName: name)
         if server.deleted == true { return try importDeletion(key) }
         try pool.write { db in
-            let pending = try pendingFields(key, in: db)
+            var pending = try pendingFields(key, in: db)
+            if pending.reuploadOnly {
+                try LocalStore.markExported(key, through: .max, in: db)
+                pending = ([], false, false)
+            }
             if pending.deleted { return }
             let existing = try LocalStore.fetch(key, in: db)
             var fields: [String: Field] = [:]
@@ -155,7 +163,7 @@ extension LocalStore {
     }
 
     /// Queues every record of a zone for upload again with its local values, as records the server
-    /// never saw (no change tag): after the zone was purged or reset on the server. Shares are the
+    /// never saw (no change tag): after the zone was reset on the server. Shares are the
     /// server's bookkeeping and go instead. Returns how many records were queued.
     @discardableResult
     public func requeueZone(_ zoneID: ZoneID, scope: DatabaseScope) throws -> Int {

@@ -97,6 +97,13 @@ struct Journal {
         #expect((200...201).contains(response.status.code), "\(path)", sourceLocation: sourceLocation)
     }
 
+    /// Deletes `account`'s zone on the server as a purge (Settings) or an encrypted-data reset would.
+    func resetZone(of account: String, _ zoneName: String, reason: ZoneDeletionReason) async throws {
+        try await admin("zones/reset", ZoneResetRequest(
+            container: Journal.container, environment: .development, userRecordName: userRecordName(account), zoneName: zoneName, reason: reason
+        ))
+    }
+
     /// A new web auth token for `account` (the admin API), as a sign-in would give it.
     func mintWebAuthToken(for account: String) async throws -> String {
         var request = HTTPClientRequest(url: "\(serverURL)/stratus/v1/admin/web-auth-tokens")
