@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloudKit
 import StratusKit
 import StratusModel
 import Testing
@@ -148,6 +149,30 @@ struct JournalZoneShareTests {
             let zones = try await Self.serverZones(journal)
             #expect(zones.values.map(\.count).reduce(0, +) == 4)
             #expect(zones[SimulatedDevice.coreDataZoneName, default: []].isEmpty)
+            try await journal.assertConsistent([(alice, "alice")])
+        }
+    }
+
+    @Test("a move's creations fail in the share zone: its deletions wait, every object stays in a server zone, the next sync moves them")
+    func moveDeletionsWaitForTheirCreations() async throws {
+        try await Journal.run { journal in
+            let alice = try await journal.device("alice-iphone", signedInAs: "alice", style: Self.style)
+            let lisbon = try await Self.destinationWithNotes("lisbon", on: alice)
+            try await alice.sync()
+            // The next upload of a destination fails: the move's creations in the share zone (the
+            // old zone's deletions name no type, the share record is another type).
+            try await journal.admin("faults", CreateFaultRequest(
+                match: FaultMatch(endpoint: "records/modify", recordType: "CD_Destination"), action: .error(.badRequest, retryAfter: nil), count: 1
+            ))
+            await #expect(throws: CKError.self) { try await alice.share([lisbon], to: nil, title: "Lisbon") }
+            let shareZone = try #require(try await alice.currentKey(lisbon)?.zoneName)
+            var zones = try await Self.serverZones(journal)
+            #expect(zones[SimulatedDevice.coreDataZoneName, default: []].count == 3, "nothing left its zone: \(zones)")
+
+            try await alice.sync()
+            zones = try await Self.serverZones(journal)
+            #expect(zones[SimulatedDevice.coreDataZoneName, default: []].isEmpty, "\(zones)")
+            #expect(zones[shareZone, default: []].count == 4, "the three objects and the share: \(zones)")
             try await journal.assertConsistent([(alice, "alice")])
         }
     }

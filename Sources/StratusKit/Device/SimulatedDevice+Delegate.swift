@@ -25,8 +25,16 @@ extension SimulatedDevice: CKSyncEngineDelegate {
     ) async -> CKSyncEngine.RecordZoneChangeBatch? {
         let scope = Self.scope(of: syncEngine)
         guard engines[scope] === syncEngine, interruption == nil else { return nil }
+        // The store's saves not yet confirmed (a refused one stays unsent there, though it left
+        // the engine's queue).
+        let unsentSaves = ((try? store.pendingExports(in: scope)) ?? []).filter { $0.kind == .save }.map(\.key)
         let pending = syncEngine.state.pendingRecordZoneChanges.filter { change in
-            context.options.scope.contains(change) && refusedThisSync[key(change.recordID, scope: scope)] == nil
+            let changed = key(change.recordID, scope: scope)
+            guard context.options.scope.contains(change), refusedThisSync[changed] == nil else { return false }
+            // A move's deletion (the same name unsent as a save in another zone: a share's move)
+            // waits until the server confirmed the creation: the object is never in no zone.
+            guard case .deleteRecord = change else { return true }
+            return !unsentSaves.contains { $0.recordName == changed.recordName && $0.zoneID != changed.zoneID }
         }
         return await CKSyncEngine.RecordZoneChangeBatch(pendingChanges: pending) { id in
             await self.recordToSave(id, scope: scope, syncEngine: syncEngine)
