@@ -135,20 +135,30 @@ struct JournalFaultTests {
         }
     }
 
-    @Test("a zone the user purged in Settings: the device deletes its local copy and never sends it again (Apple's rule)")
+    @Test("a zone the user purged in Settings: the server's copies are deleted here and never sent again; what the server never saw goes up")
     func purgedZoneIsDeletedLocallyAndNotResent() async throws {
         try await Journal.run { journal in
             let iphone = try await journal.device("alice-iphone", signedInAs: "alice")
+            let ipad = try await journal.device("alice-ipad", signedInAs: "alice")
             let oslo = await iphone.privateKey("oslo")
             try await iphone.save(oslo, type: "Destination", fields: Journal.destination("Oslo"))
             try await iphone.sync()
+            try await ipad.sync()
             try await journal.resetZone(of: "alice", iphone.zoneName, reason: .purged)
+            // The iPad does not know yet: its edit of Oslo is of purged data; Tromsø is new.
+            try await ipad.save(oslo, type: "Destination", fields: ["caption": .string("Oslo, edited")])
+            let tromso = await ipad.privateKey("tromso")
+            try await ipad.save(tromso, type: "Destination", fields: Journal.destination("Tromsø"))
+            try await ipad.sync()
             try await iphone.sync()
-            try await iphone.sync()
-            #expect(try await iphone.records(in: .private).isEmpty)
-            #expect(try await iphone.store.pendingExports(in: .private).isEmpty)
-            #expect(try await journal.serverSnapshot(as: "alice", scope: .private).isEmpty)
-            #expect(await iphone.events.contains { $0.name == "zoneReset.purged" })
+            try await ipad.sync()
+            for device in [iphone, ipad] {
+                #expect(try await device.records(in: .private).map(\.key.recordName) == ["tromso"])
+                #expect(try await device.store.pendingExports(in: .private).isEmpty)
+                #expect(await device.events.contains { $0.name == "zoneReset.purged" })
+            }
+            #expect(try await journal.serverSnapshot(as: "alice", scope: .private).keys.map { $0.hasSuffix("/tromso") } == [true])
+            try await journal.assertConsistent([(iphone, "alice"), (ipad, "alice")])
         }
     }
 

@@ -99,15 +99,30 @@ extension SimulatedDevice: CKSyncEngineDelegate {
 
     /// A zone the server no longer has, and why (Apple's rules for each reason). Reset with the
     /// account's encrypted data: the data is gone from the server, not from this device, so it
-    /// is uploaded again into a new zone of the same name. Purged by the user in Settings, or
-    /// deleted: the local data goes too, and is never sent again.
+    /// is uploaded again into a new zone of the same name. Purged by the user in Settings: see
+    /// ``zonePurged(_:scope:syncEngine:)``. Deleted: the local data goes too.
     private func zoneDeleted(_ deletion: CKDatabase.DatabaseChange.Deletion, scope: DatabaseScope, syncEngine: CKSyncEngine) throws {
         let zone = wireZoneID(deletion.zoneID, scope: scope)
-        if deletion.reason == .purged { log(scope, "zoneReset.\(ZoneDeletionReason.purged.rawValue)") }
-        guard deletion.reason == .encryptedDataReset, scope == .private else { return try store.purgeZone(zone, scope: scope) }
-        log(scope, "zoneReset.\(ZoneDeletionReason.encryptedDataReset.rawValue)")
-        if try store.requeueZone(zone, scope: scope) > 0 {
-            syncEngine.state.add(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: deletion.zoneID))])
+        switch deletion.reason {
+        case .purged where scope == .private:
+            try zonePurged(deletion.zoneID, scope: scope, syncEngine: syncEngine)
+        case .encryptedDataReset where scope == .private:
+            log(scope, "zoneReset.\(ZoneDeletionReason.encryptedDataReset.rawValue)")
+            if try store.requeueZone(zone, scope: scope) > 0 {
+                syncEngine.state.add(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: deletion.zoneID))])
+            }
+        default:
+            try store.purgeZone(zone, scope: scope)
+        }
+    }
+
+    /// The user purged the zone in Settings: every copy the server had is deleted here and never
+    /// sent again (Apple's rule for `.purged`); records the server never saw — made since, or
+    /// not sent yet — are the user's new data and go up into the zone saved again.
+    func zonePurged(_ zoneID: CKRecordZone.ID, scope: DatabaseScope, syncEngine: CKSyncEngine) throws {
+        log(scope, "zoneReset.\(ZoneDeletionReason.purged.rawValue)")
+        if try store.purgeServerCopies(in: wireZoneID(zoneID, scope: scope), scope: scope) > 0 {
+            syncEngine.state.add(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: zoneID))])
         }
     }
 

@@ -44,10 +44,8 @@ extension SimulatedDevice {
                 try await downloadAssets(of: [record], scope: key.scope)
                 try store.importRecord(record, scope: key.scope)
             }
-        case .userDeletedZone:
-            // The user purged the app's data in Settings: Apple's rule is to delete the local
-            // copy and never send it again.
-            try store.purgeZone(key.zoneID, scope: key.scope)
+        case .userDeletedZone where key.scope == .private:
+            try zonePurged(ckZoneID(key.zoneID, scope: key.scope), scope: key.scope, syncEngine: syncEngine)
         case .zoneNotFound where key.scope == .private:
             // Save the zone again and re-create the record in it, with every local value: the
             // user's edit is never dropped because the zone went away behind the device's back.
@@ -60,7 +58,7 @@ extension SimulatedDevice {
             // dropped for it) and the app is told; sending resumes on a later sync.
             storageFull = true
             log(key.scope, "quotaExceeded")
-        case .permissionFailure, .zoneNotFound:
+        case .permissionFailure, .zoneNotFound, .userDeletedZone:
             // Not this account's to write (a read-only share, a share that is gone): back to
             // what the server holds.
             try await restoreServerVersion(key)

@@ -158,6 +158,25 @@ public final class LocalStore: Sendable {
         }
     }
 
+    /// Removes a zone's records the server had, and their history, keeping those it never saw
+    /// (creations not yet sent): after the user purged the zone in Settings, the server's copies
+    /// are not to be sent again, but what the user made since is theirs. Returns how many stay.
+    @discardableResult
+    public func purgeServerCopies(in zoneID: ZoneID, scope: DatabaseScope) throws -> Int {
+        try pool.write { db in
+            let zone: StatementArguments = [scope.rawValue, zoneID.zoneName, zoneID.ownerRecordName ?? ZoneID.currentUserOwnerName]
+            try db.execute(sql: "DELETE FROM records WHERE scope = ? AND zone = ? AND owner = ? AND server_record IS NOT NULL", arguments: zone)
+            try db.execute(
+                sql: """
+                    DELETE FROM history WHERE scope = ? AND zone = ? AND owner = ?
+                    AND name NOT IN (SELECT name FROM records WHERE scope = ? AND zone = ? AND owner = ?)
+                    """,
+                arguments: zone + zone
+            )
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM records WHERE scope = ? AND zone = ? AND owner = ?", arguments: zone) ?? 0
+        }
+    }
+
     // MARK: - Rows
 
     func write(_ record: LocalRecord, in db: Database) throws {
