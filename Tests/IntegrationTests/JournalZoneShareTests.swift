@@ -176,4 +176,35 @@ struct JournalZoneShareTests {
             try await journal.assertConsistent([(alice, "alice")])
         }
     }
+
+    @Test("a move finished after another device's edit carries that edit into the share's zone, not the mover's older copy")
+    func aResumedMoveCarriesTheLatestServerVersion() async throws {
+        try await Journal.run { journal in
+            var ipad = try await journal.device("alice-ipad", signedInAs: "alice", style: Self.style)
+            let iphone = try await journal.device("alice-iphone", signedInAs: "alice", style: Self.style)
+            let lisbon = try await Self.destinationWithNotes("lisbon", on: ipad)
+            try await ipad.sync()
+            try await iphone.sync()
+            await ipad.setCrashAfterShareZoneCreated(true)
+            await #expect(throws: CloudError.self) { try await ipad.share([lisbon], to: nil, title: "Lisbon") }
+
+            // While the iPad is down, the iPhone edits the destination.
+            try await iphone.save(lisbon, type: "Destination", fields: ["caption": .string("Lisboa")])
+            try await iphone.sync()
+
+            ipad = try SimulatedDevice(
+                name: "alice-ipad", serverURL: journal.serverURL, container: Journal.container,
+                storePath: journal.storePath("alice-ipad"), style: Self.style
+            )
+            try await ipad.signIn(journal.account("alice"))
+            try await ipad.sync()
+            try await iphone.sync()
+            let moved = try #require(try await ipad.currentKey(lisbon))
+            #expect(moved.zoneName.hasPrefix(SimulatedDevice.shareZonePrefix))
+            for device in [ipad, iphone] {
+                #expect(try await device.store.record(moved)?.fields["caption"]?.value == .string("Lisboa"))
+            }
+            try await journal.assertConsistent([(ipad, "alice"), (iphone, "alice")])
+        }
+    }
 }

@@ -107,9 +107,34 @@ extension SimulatedDevice {
             }
             share = found
         }
+        try await refreshFromServer(move.objects, database: database)
         try store.moveRecords(move.objects, to: move.zone)
         scheduleSyncIfAutomatic()
         return share
+    }
+
+    /// Takes the server's latest version of each object before it moves (merged under any local
+    /// pending change; one the server deleted goes): the copy made in the share's zone carries
+    /// what the account's other devices saved meanwhile, not this device's older view of it.
+    private func refreshFromServer(_ keys: [RecordKey], database: CloudDatabase) async throws {
+        // Zones in a stable order: a seeded run makes the same requests in the same order.
+        for (zone, inZone) in Dictionary(grouping: keys, by: \.zoneID).sorted(by: { "\($0.key)" < "\($1.key)" }) {
+            for start in stride(from: 0, to: inZone.count, by: 200) {
+                let chunk = Array(inZone[start..<min(start + 200, inZone.count)])
+                let results = try await database.records(named: chunk.map(\.recordName), in: zone)
+                for (key, result) in zip(chunk, results) {
+                    switch result {
+                    case .success(let record):
+                        try await downloadAssets(of: [record], scope: key.scope)
+                        try store.importRecord(record, scope: key.scope)
+                    case .failure(let error) where error.code == .unknownItem:
+                        if try store.record(key)?.serverRecord != nil { try store.importDeletion(key) }
+                    case .failure(let error):
+                        throw error
+                    }
+                }
+            }
+        }
     }
 
     private func zoneShare(in zone: ZoneID, database: CloudDatabase) async throws -> Record? {
