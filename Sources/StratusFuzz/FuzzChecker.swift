@@ -82,15 +82,9 @@ struct FuzzChecker {
         // 2. No acknowledged write is lost: the owner's private database has its last acknowledged value.
         var owned: [String: [String: FieldValue]] = [:]
         for view in serverViews.values { owned.merge(view.private.records) { first, _ in first } }
-        // The ledger names records by owner and name (a share may move one into another zone).
-        var byOwnerAndName: [String: [String: FieldValue]] = [:]
-        for (key, fields) in owned {
-            let parts = key.split(separator: "/", maxSplits: 2)
-            if parts.count == 3 { byOwnerAndName["\(parts[0])/\(parts[2])"] = fields }
-        }
         for (name, expectation) in world.ledger.expected.sorted(by: { $0.key < $1.key }) {
             guard case .caption(let caption, _) = expectation else { continue }
-            let stored = byOwnerAndName[name]?[world.naming.serverName("caption")]
+            let stored = owned[name]?[world.naming.serverName("caption")]
             if stored != .string(caption) {
                 divergences.append(Divergence(
                     check: "acknowledged", detail: "\(name) was saved with caption \(caption), the server has \(stored.map { "\($0)" } ?? "no record")"

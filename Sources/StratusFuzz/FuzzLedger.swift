@@ -14,9 +14,9 @@ struct FuzzLedger {
         var caption: String?
     }
 
-    /// What the record must look like on the server, by `owner/name`: the fuzzer's record names are
-    /// unique per account, and a share in NSPersistentCloudKitContainer style moves a record into
-    /// another zone under the same name.
+    /// What the record must look like on the server, by `owner/zone/name` (the same name may
+    /// live in two zones; a share in NSPersistentCloudKitContainer style moves a record into
+    /// another zone under the same name, and its expectation with it).
     enum Expectation: Equatable {
         /// The caption of the last acknowledged save, and when the server saved it.
         case caption(String, savedAt: Int64)
@@ -31,25 +31,25 @@ struct FuzzLedger {
         unanswered[device, default: []].append(intent)
     }
 
-    /// A share moved a record into another zone (NSPersistentCloudKitContainer style): the device's
-    /// unanswered writes to it follow it.
-    mutating func moved(_ old: RecordKey, to new: RecordKey, on device: Int) {
-        unanswered[device] = unanswered[device]?.map { intent in
-            var intent = intent
-            if intent.key == old { intent.key = new }
-            return intent
-        }
+    /// A zone of `owner` was purged or reset on the server: what was acknowledged in it may be
+    /// gone (purged for good; after a reset, whichever copy a device uploaded again first).
+    mutating func zoneLost(owner: String, zone: String) {
+        for name in expected.keys where name.hasPrefix("\(owner)/\(zone)/") { expected[name] = .mayBeGone }
     }
 
-    /// A sign-out purged the device's data: what it had not sent is gone, never acknowledged.
+    /// A sign-out purged the device's data: what it had not sent is gone, never acknowledged —
+    /// but a write whose answer was lost may have reached the server, so its record may now
+    /// hold that write, or be gone.
     mutating func forget(device: Int) {
+        for intent in unanswered[device] ?? [] { expected[Self.name(intent.key)] = .mayBeGone }
         unanswered[device] = nil
     }
 
     /// Settles the device's writes the server has answered, after one of its syncs.
     mutating func settle(device index: Int, on device: SimulatedDevice) async throws {
-        guard let intents = unanswered[index], !intents.isEmpty else { return }
         let store = await device.store
+        try followMoves(device: index, store: store)
+        guard let intents = unanswered[index], !intents.isEmpty else { return }
         var pending = Set<RecordKey>()
         for scope in [DatabaseScope.private, .shared] { pending.formUnion(try store.pendingExports(in: scope).map(\.key)) }
         var waiting: [Intent] = []
@@ -77,5 +77,33 @@ struct FuzzLedger {
         unanswered[index] = waiting
     }
 
-    static func name(_ key: RecordKey) -> String { "\(key.owner)/\(key.recordName)" }
+    /// Records the device moved into a share's zone (NSPersistentCloudKitContainer style, in a
+    /// share or a move resumed by any later sync): the device's unanswered writes to each, and
+    /// what it must look like on the server, follow it there.
+    private mutating func followMoves(device index: Int, store: LocalStore) throws {
+        let records = try store.records(in: .private)
+        var inShareZones: [String: RecordKey] = [:]
+        for record in records where record.key.zoneName.hasPrefix(SimulatedDevice.shareZonePrefix) {
+            inShareZones["\(record.key.owner)/\(record.key.recordName)"] = record.key
+        }
+        guard !inShareZones.isEmpty else { return }
+        let present = Set(records.map { Self.name($0.key) })
+        func destination(owner: String, zone: String, name: String) -> RecordKey? {
+            guard !zone.hasPrefix(SimulatedDevice.shareZonePrefix), !present.contains("\(owner)/\(zone)/\(name)") else { return nil }
+            return inShareZones["\(owner)/\(name)"]
+        }
+        unanswered[index] = unanswered[index]?.map { intent in
+            var intent = intent
+            if let now = destination(owner: intent.key.owner, zone: intent.key.zoneName, name: intent.key.recordName) { intent.key = now }
+            return intent
+        }
+        for (name, expectation) in expected {
+            let parts = name.split(separator: "/", maxSplits: 2).map(String.init)
+            guard parts.count == 3, let now = destination(owner: parts[0], zone: parts[1], name: parts[2]) else { continue }
+            expected[name] = nil
+            expected[Self.name(now)] = expectation
+        }
+    }
+
+    static func name(_ key: RecordKey) -> String { "\(key.owner)/\(key.zoneName)/\(key.recordName)" }
 }

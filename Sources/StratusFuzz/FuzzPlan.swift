@@ -30,6 +30,14 @@ public enum FuzzAction: String, Sendable, Hashable, CaseIterable, Codable {
     /// A participant creates a record in a zone shared with them (refused, and undone, when
     /// read-only: never left on the device alone).
     case createShared
+    /// The account's zone is reset with its encrypted data (devices upload their copies again)
+    /// or purged in Settings (devices delete theirs), under whatever edits are unsent.
+    case resetZone
+    /// A record is created in a second zone under the name of one that exists in the first
+    /// (recovery must match failures by zone and name).
+    case createTwin
+    /// A share whose move's creations fail once (the deletions must wait for them).
+    case shareFailingOnce
 
     /// How often each is drawn, relative to the others.
     var weight: Int {
@@ -41,7 +49,8 @@ public enum FuzzAction: String, Sendable, Hashable, CaseIterable, Codable {
         case .changePermission, .toggleSync, .goOnline, .signIn: 3
         case .leave, .stopSharing, .goOffline, .crash: 2
         case .signOut, .revokeToken: 1
-        case .createShared: 4
+        case .createShared, .createTwin: 4
+        case .resetZone, .shareFailingOnce: 1
         }
     }
 }

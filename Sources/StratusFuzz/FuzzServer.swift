@@ -54,6 +54,25 @@ public struct FuzzServer: Sendable {
     }
 
     /// Faults the server injected so far by buggify (`nil` when it runs without).
+    /// Deletes an account's zone as a purge in Settings or an encrypted-data reset would;
+    /// `false` when the zone does not exist (yet, or any more).
+    func resetZone(_ zoneName: String, of userRecordName: String, reason: ZoneDeletionReason) async throws -> Bool {
+        let request = ZoneResetRequest(container: Self.container, environment: .development, userRecordName: userRecordName, zoneName: zoneName, reason: reason)
+        let (status, bytes) = try await exchange(method: .POST, "zones/reset", body: request)
+        if status == 404 { return false }
+        guard (200...201).contains(status) else { throw FuzzError("admin zones/reset answered \(status): \(String(buffer: bytes))") }
+        return true
+    }
+
+    /// The next `records/modify` carrying a record of `recordType` fails whole (BAD_REQUEST).
+    func failNextUpload(of recordType: String) async throws {
+        _ = try await admin(
+            "faults",
+            CreateFaultRequest(match: FaultMatch(endpoint: "records/modify", recordType: recordType), action: .error(.badRequest, retryAfter: nil), count: 1),
+            as: FaultRule.self
+        )
+    }
+
     func buggifyFired() async -> Int? {
         (try? await admin(method: .GET, "faults", body: Optional<CreateFaultRequest>.none, as: FaultsResponse.self))?.buggify?.fired
     }
@@ -65,16 +84,18 @@ public struct FuzzServer: Sendable {
     private func admin<Body: Encodable, Answer: Decodable>(
         method: HTTPMethod, _ path: String, body: Body?, as: Answer.Type
     ) async throws -> Answer {
+        let (status, bytes) = try await exchange(method: method, path, body: body)
+        guard (200...201).contains(status) else { throw FuzzError("admin \(path) answered \(status): \(String(buffer: bytes))") }
+        return try JSONDecoder().decode(Answer.self, from: bytes)
+    }
+
+    private func exchange<Body: Encodable>(method: HTTPMethod, _ path: String, body: Body?) async throws -> (status: UInt, body: ByteBuffer) {
         var request = HTTPClientRequest(url: "\(url)/stratus/v1/admin/\(path)")
         request.method = method
         request.headers.add(name: "Authorization", value: "Bearer \(adminToken)")
         if let body { request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body))) }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-        let bytes = try await response.body.collect(upTo: 1 << 20)
-        guard (200...201).contains(response.status.code) else {
-            throw FuzzError("admin \(path) answered \(response.status.code): \(String(buffer: bytes))")
-        }
-        return try JSONDecoder().decode(Answer.self, from: bytes)
+        return (response.status.code, try await response.body.collect(upTo: 1 << 20))
     }
 }
 

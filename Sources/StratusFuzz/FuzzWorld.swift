@@ -93,7 +93,7 @@ final class FuzzWorld {
         let device = slot.device
         // Signed out, a device can only sign in again or restart.
         if !slot.signedIn && ![.signIn, .crash, .goOnline, .goOffline].contains(step.action) { return .skipped }
-        let needsNetwork: Set<FuzzAction> = [.share, .accept, .changePermission, .leave, .stopSharing, .sync, .signIn]
+        let needsNetwork: Set<FuzzAction> = [.share, .shareFailingOnce, .accept, .changePermission, .leave, .stopSharing, .sync, .signIn]
         if slot.offline && needsNetwork.contains(step.action) { return .skipped }
         switch step.action {
         case .create:
@@ -119,20 +119,33 @@ final class FuzzWorld {
             guard let key = pick(owned, &random) else { return .skipped }
             try await device.delete(key)
             ledger.wrote(.init(key: key, caption: nil), on: index)
-        case .share:
+        case .share, .shareFailingOnce:
             let unshared = try await destinations(on: device, scopes: [.private], where: { try await !device.isShared($0) })
             guard accounts.count > 1, let key = pick(unshared, &random) else { return .skipped }
             var invitee = Int.random(in: 0..<(accounts.count - 1), using: &random)
             if invitee >= slot.account { invitee += 1 }
             let permission: SharePermission = Bool.random(using: &random) ? .readWrite : .readOnly
-            let before = try await device.records(in: .private).map(\.key)
+            if step.action == .shareFailingOnce { try await server.failNextUpload(of: naming.serverName("Destination")) }
+            // In NSPersistentCloudKitContainer style the record and its relations move to the
+            // share's zone (the ledger follows them: `FuzzLedger.settle`).
             let share = try await device.share(key, with: [.invite(email: accounts[invitee].email, permission: permission)])
-            // In NSPersistentCloudKitContainer style the record and its relations moved to the share's zone.
-            for old in before {
-                if let now = try await device.currentKey(old), now != old { ledger.moved(old, to: now, on: index) }
-            }
             shares[try await device.currentKey(key) ?? key] = (invitee, permission)
             if let url = share.url { invitations[invitee, default: []].append(url) }
+        case .createTwin:
+            // NSPersistentCloudKitContainer names records uniquely; a CKSyncEngine app may reuse a name.
+            guard style == .syncEngine else { return .skipped }
+            guard let original = pick(try await destinations(on: device, scopes: [.private], where: { _ in true }), &random) else { return .skipped }
+            let zone = ZoneID(zoneName: original.zoneName == Self.twinZone ? device.zoneName : Self.twinZone, ownerRecordName: original.zoneID.ownerRecordName)
+            let key = RecordKey(scope: .private, zoneID: zone, recordName: original.recordName)
+            guard try await device.store.record(key) == nil else { return .skipped }
+            let caption = "c\(step.number)"
+            try await device.save(key, type: "Destination", fields: ["caption": .string(caption), "uid": .string("u\(step.number)")])
+            ledger.wrote(.init(key: key, caption: caption), on: index)
+        case .resetZone:
+            let owner = accounts[slot.account].userRecordName
+            let reason: ZoneDeletionReason = Bool.random(using: &random) ? .purged : .encryptedDataReset
+            guard try await server.resetZone(device.zoneName, of: owner, reason: reason) else { return .skipped }
+            ledger.zoneLost(owner: owner, zone: device.zoneName)
         case .accept:
             guard var urls = invitations[slot.account], !urls.isEmpty else { return .skipped }
             let url = urls.remove(at: Int.random(in: 0..<urls.count, using: &random))
@@ -185,6 +198,9 @@ final class FuzzWorld {
         }
         return .done
     }
+
+    /// The second private zone ``FuzzAction/createTwin`` writes to.
+    static let twinZone = "Trips"
 
     /// The device's Destination records in these scopes that pass `test`, in a stable order.
     private func destinations(

@@ -10,7 +10,13 @@ import Testing
 /// removed on the server, are both reported.
 @Suite("Sync fuzzer")
 struct FuzzCheckerTests {
-    static let plan = FuzzPlan.generate(seed: 5, devices: 3, accounts: 2, count: 80)
+    /// A short plan without zone resets: a purge legitimately deletes what the planted checks
+    /// put on a device, so the checker would have nothing left to catch.
+    static let plan: FuzzPlan = {
+        var plan = FuzzPlan.generate(seed: 5, devices: 3, accounts: 2, count: 80)
+        plan.steps.removeAll { $0.action == .resetZone }
+        return plan
+    }()
 
     @Test("a seeded run converges")
     func seededRunConverges() async throws {
@@ -47,13 +53,15 @@ struct FuzzCheckerTests {
                     if !saved.isEmpty, await device.account != nil { found = (device, saved) }
                 }
                 let (device, saved) = try #require(found)
-                let zone = await device.privateKey("x").zoneID
                 let container = CloudContainer(
                     identifier: FuzzServer.container, serverURL: server.url, credentials: try #require(await device.account).credentials
                 )
-                _ = try await container.privateCloudDatabase.modify(
-                    saved.map { RecordOperation(.forceDelete, Record(recordName: $0.key.recordName)) }, in: zone
-                )
+                // Each in its own zone (a name may live in two).
+                for (zone, records) in Dictionary(grouping: saved, by: \.key.zoneID) {
+                    _ = try await container.privateCloudDatabase.modify(
+                        records.map { RecordOperation(.forceDelete, Record(recordName: $0.key.recordName)) }, in: zone
+                    )
+                }
             }
             #expect(outcome.divergences.contains { $0.hasPrefix("acknowledged") }, "\(outcome.divergences)")
         }

@@ -66,6 +66,40 @@ struct StratusKitTests {
         #expect(try store.pendingExports(in: .private).isEmpty)
     }
 
+    @Test("a server deletion answers the device's own unsent deletion of that record: nothing is left to send")
+    func importedDeletionAnswersAnUnsentDeletion() throws {
+        let store = try StratusKitTests.temporaryStore()
+        let key = RecordKey(scope: .private, zoneID: StratusKitTests.zone, recordName: "porto")
+        var server = Record(recordName: "porto", recordType: "Destination", recordChangeTag: "3", fields: ["caption": .string("Porto")])
+        server.zoneID = StratusKitTests.zone
+        try store.importRecord(server, scope: .private)
+        try store.delete(key)
+        #expect(try store.pendingExports(in: .private).map(\.kind) == [.delete])
+        try store.importDeletion(key)
+        #expect(try store.pendingExports(in: .private).isEmpty)
+    }
+
+    @Test("a re-upload after a reset yields to the server's record; an edit of the user's still wins its fields")
+    func reuploadYieldsToTheServersCopy() throws {
+        let store = try StratusKitTests.temporaryStore()
+        let key = RecordKey(scope: .private, zoneID: StratusKitTests.zone, recordName: "one")
+        var server = Record(recordName: "one", recordType: "Destination", recordChangeTag: "1", fields: ["caption": .string("one")])
+        server.zoneID = StratusKitTests.zone
+        try store.importRecord(server, scope: .private)
+        #expect(try store.requeueZone(StratusKitTests.zone, scope: .private) == 1)
+        server.recordChangeTag = "9"
+        server.fields?["caption"] = .string("one-edited")
+        try store.importRecord(server, scope: .private)
+        #expect(try store.record(key)?.fields["caption"]?.value == .string("one-edited"))
+        #expect(try store.pendingExports(in: .private).isEmpty)
+
+        try store.requeueZone(StratusKitTests.zone, scope: .private)
+        try store.save(LocalRecord(key: key, recordType: "Destination", fields: ["caption": .string("mine")]))
+        try store.importRecord(server, scope: .private)
+        #expect(try store.record(key)?.fields["caption"]?.value == .string("mine"))
+        #expect(try store.pendingExports(in: .private).map(\.key) == [key])
+    }
+
     @Test("history records each change with its author; imports and widget writes are told apart")
     func historyAuthors() throws {
         let store = try StratusKitTests.temporaryStore()

@@ -78,10 +78,17 @@ extension SimulatedDevice {
         throw CloudError(.serverRecordChanged, "the share kept changing on the server")
     }
 
-    /// Finishes a move a crash cut short (called at sign-in).
+    /// Finishes a move a crash or a failure cut short (at sign-in and before each sync). One
+    /// the server refuses for good (the share's zone or share is gone) is given up: the objects
+    /// stay, unshared, where they are; a transient failure leaves it for the next sync.
     func resumePendingMove() async throws {
         guard let move = try store.pendingMove() else { return }
-        _ = try await carryOut(move)
+        do {
+            _ = try await carryOut(move)
+        } catch let error as CloudError where !error.isTransient && error.code != .notAuthenticated {
+            try store.clearPendingMove()
+            log(.private, "moveAbandoned")
+        }
     }
 
     /// The server side first (the share zone and its share, each idempotent), then the local move.
@@ -121,7 +128,9 @@ extension SimulatedDevice {
         for (zone, inZone) in Dictionary(grouping: keys, by: \.zoneID).sorted(by: { "\($0.key)" < "\($1.key)" }) {
             for start in stride(from: 0, to: inZone.count, by: 200) {
                 let chunk = Array(inZone[start..<min(start + 200, inZone.count)])
-                let results = try await database.records(named: chunk.map(\.recordName), in: zone)
+                // A zone gone meanwhile: the fetch reports it, and its rule decides (the move goes
+                // on with what this device holds).
+                guard let results = try await Self.lookUp(chunk.map(\.recordName), in: zone, database: database) else { break }
                 for (key, result) in zip(chunk, results) {
                     switch result {
                     case .success(let record):
@@ -134,6 +143,16 @@ extension SimulatedDevice {
                     }
                 }
             }
+        }
+    }
+
+    /// The server's records of these names, or `nil` when their zone is gone.
+    private static func lookUp(_ names: [String], in zone: ZoneID, database: CloudDatabase) async throws -> [Result<Record, CloudError>]? {
+        do {
+            return try await database.records(named: names, in: zone)
+        } catch {
+            if error.code == .zoneNotFound || error.code == .userDeletedZone { return nil }
+            throw error
         }
     }
 

@@ -129,8 +129,11 @@ public actor SimulatedDevice {
         self.container = container
         self.cloudKitContainer = CKContainer(identifier: containerIdentifier, connection: connection)
         try startEngines()
-        // A share's move cut short by a crash is finished first.
-        try await resumePendingMove()
+        // A share's move cut short by a crash is finished first (or by the next sync, when the
+        // server cannot be reached now: signing in does not depend on it).
+        do { try await resumePendingMove() } catch where Self.isServerRefusal(error) && !Self.isRefusedToken(error) {
+            log(.private, "moveDeferred")
+        }
     }
 
     /// Makes the two engines from the state each last saved (as an app does at launch).

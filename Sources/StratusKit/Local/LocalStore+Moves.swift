@@ -98,6 +98,11 @@ extension LocalStore {
         try meta(Self.pendingMoveKey).flatMap { try? JSONDecoder().decode(PendingMove.self, from: Data($0.utf8)) }
     }
 
+    /// Forgets the move a device promised (it was given up).
+    func clearPendingMove() throws {
+        try pool.write { db in try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [Self.pendingMoveKey]) }
+    }
+
     func setPendingMove(_ move: PendingMove) throws {
         try setMeta(Self.pendingMoveKey, String(decoding: try JSONEncoder().encode(move), as: UTF8.self))
     }

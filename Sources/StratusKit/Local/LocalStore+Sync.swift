@@ -140,10 +140,13 @@ extension LocalStore {
         }
     }
 
-    /// Imports a server deletion: the record goes, with any change to it still pending.
+    /// Imports a server deletion: the record goes, with any change to it still pending (a
+    /// deletion of its own still unsent is answered by it too).
     public func importDeletion(_ key: RecordKey) throws {
         try pool.write { db in
-            guard try LocalStore.fetch(key, in: db) != nil else { return }
+            guard try LocalStore.fetch(key, in: db) != nil else {
+                return try LocalStore.markExported(key, through: .max, in: db)
+            }
             try LocalStore.remove(key, in: db)
             try LocalStore.markExported(key, through: .max, in: db)
             try appendHistory(key, .delete, fields: [], author: .syncImport, exported: true, in: db)
