@@ -11,13 +11,20 @@ struct DevCredentialsFile {
         self.url = directory.appendingPathComponent("dev-credentials.json")
     }
 
-    /// Seeds the dev container and each of `containers` (`--container`), keeping the previous
-    /// run's credentials where the store still takes them.
-    func seed(with services: StratusServices, serverURL: String, containers: [String] = []) async throws -> DevCredentials {
+    /// Seeds the dev container and each of `containers` (`--container`), keeping each of the
+    /// previous run's credentials the store still takes, and says which had to be minted again.
+    /// With `shared` (instances on PostgreSQL sharing the directory) the URL of the instance that
+    /// wrote the file first stays: another instance never rewrites it.
+    func seed(with services: StratusServices, serverURL: String, containers: [String] = [], shared: Bool = false) async throws -> DevCredentials {
         let previous = (try? Data(contentsOf: url)).flatMap { try? JSONDecoder().decode(DevCredentials.self, from: $0) }
-        let credentials = try await DevSeeder(identity: services.identity).seed(
+        var (credentials, reminted) = try await DevSeeder(identity: services.identity).seedReporting(
             previous: previous, serverURL: serverURL, containers: containers
         )
+        if shared, let first = previous?.serverURL { credentials.serverURL = first }
+        if !reminted.isEmpty {
+            FileHandle.standardOutput.write(Data("dev credentials: minted again (the store no longer took them): \(reminted.joined(separator: ", "))\n".utf8))
+        }
+        if credentials == previous { return credentials }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try encoder.encode(credentials).write(to: url, options: .atomic)

@@ -62,7 +62,16 @@ struct Serve: AsyncParsableCommand {
         logger.logLevel = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? (dev ? .info : .notice)
         let dataURL = URL(fileURLWithPath: data, isDirectory: true)
         try FileManager.default.createDirectory(at: dataURL, withIntermediateDirectories: true)
-        let (store, storeDescription) = try await StoreChoice.open(url: StoreChoice.url(option: store), data: dataURL, logger: logger)
+        let storeURL = StoreChoice.url(option: store)
+        // One server per SQLite data directory; PostgreSQL instances share theirs by design.
+        let claim: ServerLock?
+        do {
+            claim = storeURL == nil ? try ServerLock(directory: dataURL) : nil
+        } catch let taken as ServerLock.Taken {
+            Serve.sayError("stratus: \(taken)")
+            throw ExitCode(1)
+        }
+        let (store, storeDescription) = try await StoreChoice.open(url: storeURL, data: dataURL, logger: logger)
 
         let serverURL = "http://\(host):\(port)"
         var configuration = CoreConfiguration(
@@ -87,12 +96,15 @@ struct Serve: AsyncParsableCommand {
             do {
                 if dev {
                     let credentials = try await DataDirectoryLock(directory: dataURL).holding {
-                        try await DevCredentialsFile(directory: dataURL).seed(with: services, serverURL: serverURL, containers: containers)
+                        try await DevCredentialsFile(directory: dataURL).seed(
+                            with: services, serverURL: serverURL, containers: containers, shared: claim == nil
+                        )
                     }
                     Serve.say(DevCredentialsFile.walkthrough(credentials))
                 } else {
                     try await DataDirectoryLock(directory: dataURL).holding { try await AdminTokenFile(directory: dataURL).ensure(with: services) }
                 }
+                try claim?.record(url: "http://\(host):\(boundPort)")
                 Serve.say("Store: \(storeDescription)")
                 Serve.say("Stratus listening on http://\(host):\(boundPort)")
             } catch {
@@ -101,10 +113,16 @@ struct Serve: AsyncParsableCommand {
             }
         } mount: { console.register(on: $0) }
         try await app.runService()
+        claim?.holdForLife()
     }
 
     /// A line on standard output, written unbuffered so it appears at once, even through a pipe.
     static func say(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// A line on standard error.
+    static func sayError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

@@ -7,9 +7,9 @@ import StratusStore
 /// carol; and each further container asked for (`--container`) with an API token and web auth
 /// tokens of its own, since a token is bound to one container.
 ///
-/// Given the credentials of an earlier run, it keeps them when the store still knows them all,
-/// so a restart on the same data directory answers to the same tokens; a further container's
-/// tokens are kept one by one, only those that no longer resolve minted again.
+/// Given the credentials of an earlier run, it keeps each one the store still takes, so a restart
+/// on the same data directory answers to the same tokens; only one that no longer resolves (a
+/// revoked web auth token, say) is minted again.
 public struct DevSeeder: Sendable {
     public static let container = "iCloud.com.example.TravelJournal"
     public static let accountNames = ["alice", "bob", "carol"]
@@ -20,16 +20,25 @@ public struct DevSeeder: Sendable {
         self.identity = identity
     }
 
-    /// The credentials to use: `previous` if still valid, otherwise newly minted ones; their
-    /// `containers` list the default container, then every one of `containers` (repeats and the
-    /// default container itself ignored), each with its own development API token and a web auth
-    /// token per account.
+    /// The credentials to use: `previous` where the store still takes them, newly minted ones
+    /// where it does not; their `containers` list the default container, then every one of
+    /// `containers` (repeats and the default container itself ignored), each with its own
+    /// development API token and a web auth token per account.
     /// - Throws: `BAD_REQUEST` for a container identifier the admin API would refuse.
     public func seed(previous: DevCredentials?, serverURL: String, containers: [String] = []) async throws(CoreError) -> DevCredentials {
+        try await seedReporting(previous: previous, serverURL: serverURL, containers: containers).credentials
+    }
+
+    /// ``seed(previous:serverURL:containers:)``, also naming each credential it had to mint again
+    /// (`"bob's web auth token"`): a restart keeps every credential the store still takes, so
+    /// revoking one token re-mints that token alone.
+    public func seedReporting(
+        previous: DevCredentials?, serverURL: String, containers: [String] = []
+    ) async throws(CoreError) -> (credentials: DevCredentials, reminted: [String]) {
         var credentials: DevCredentials
-        if var previous, try await stillValid(previous) {
-            previous.serverURL = serverURL
-            credentials = previous
+        var reminted: [String] = []
+        if let previous, let kept = try await kept(previous, serverURL: serverURL, reminted: &reminted) {
+            credentials = kept
         } else {
             credentials = try await mint(serverURL: serverURL)
         }
@@ -38,9 +47,43 @@ public struct DevSeeder: Sendable {
         for identifier in containers {
             guard seen.insert(identifier).inserted else { continue }
             let earlier = previous?.containers?.first { $0.identifier == identifier }
-            seeded.append(try await seed(container: identifier, earlier: earlier, accounts: credentials.accounts))
+            seeded.append(try await seed(container: identifier, earlier: earlier, accounts: credentials.accounts, reminted: &reminted))
         }
         credentials.containers = seeded
+        return (credentials, reminted)
+    }
+
+    /// `previous` with whatever the store no longer takes minted again (an admin token, the API
+    /// token, an account's web auth token); `nil` when it names another container or an account
+    /// the store does not have (a new store: everything is minted afresh).
+    private func kept(_ previous: DevCredentials, serverURL: String, reminted: inout [String]) async throws(CoreError) -> DevCredentials? {
+        guard previous.container == DevSeeder.container, let environment = ContainerEnvironment(rawValue: previous.environment) else { return nil }
+        for account in previous.accounts {
+            guard try await identity.account(email: account.email)?.userRecordName == account.userRecordName else { return nil }
+        }
+        var credentials = previous
+        credentials.serverURL = serverURL
+        if try await !identity.isAdmin(token: previous.adminToken) {
+            credentials.adminToken = identity.newAdminToken()
+            try await identity.addAdminToken(credentials.adminToken)
+            reminted.append("the admin token")
+        }
+        if try await !resolves(apiToken: previous.apiToken, container: previous.container, environment: environment) {
+            credentials.apiToken = try await identity.createAPIToken(container: previous.container, environment: environment)
+            reminted.append("the API token")
+        }
+        for index in credentials.accounts.indices {
+            let account = credentials.accounts[index]
+            let valid = try await resolves(
+                apiToken: credentials.apiToken, webAuthToken: account.webAuthToken, as: account.userRecordName,
+                container: credentials.container, environment: environment
+            )
+            if valid { continue }
+            credentials.accounts[index].webAuthToken = try await identity.createWebAuthToken(
+                userRecordName: account.userRecordName, container: credentials.container
+            )
+            reminted.append("\(account.name)'s web auth token")
+        }
         return credentials
     }
 
@@ -82,7 +125,7 @@ public struct DevSeeder: Sendable {
     /// A further container (created if new) with a development API token and a web auth token per
     /// account: `earlier`'s where they still resolve, new ones where they do not.
     private func seed(
-        container identifier: String, earlier: DevCredentials.Container?, accounts: [DevCredentials.Account]
+        container identifier: String, earlier: DevCredentials.Container?, accounts: [DevCredentials.Account], reminted: inout [String]
     ) async throws(CoreError) -> DevCredentials.Container {
         let environment = ContainerEnvironment.development
         try await identity.createContainer(identifier)
@@ -92,6 +135,7 @@ public struct DevSeeder: Sendable {
             apiToken = kept
         } else {
             apiToken = try await identity.createAPIToken(container: identifier, environment: environment)
+            if usable != nil { reminted.append("\(identifier)'s API token") }
         }
         var webAuthTokens: [String: String] = [:]
         for account in accounts {
@@ -105,25 +149,12 @@ public struct DevSeeder: Sendable {
                 webAuthTokens[account.name] = try await identity.createWebAuthToken(
                     userRecordName: account.userRecordName, container: identifier
                 )
+                if usable != nil { reminted.append("\(account.name)'s web auth token for \(identifier)") }
             }
         }
         return DevCredentials.Container(
             identifier: identifier, environment: environment.rawValue, apiToken: apiToken, webAuthTokens: webAuthTokens
         )
-    }
-
-    private func stillValid(_ credentials: DevCredentials) async throws(CoreError) -> Bool {
-        guard let environment = ContainerEnvironment(rawValue: credentials.environment),
-            try await identity.isAdmin(token: credentials.adminToken)
-        else { return false }
-        for account in credentials.accounts {
-            let valid = try await resolves(
-                apiToken: credentials.apiToken, webAuthToken: account.webAuthToken, as: account.userRecordName,
-                container: credentials.container, environment: environment
-            )
-            guard valid else { return false }
-        }
-        return true
     }
 
     /// Whether the store still takes `apiToken` for `container` (its public database, anonymously)

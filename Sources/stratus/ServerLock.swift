@@ -1,0 +1,58 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The claim one `stratus serve` holds on an SQLite data directory for as long as it runs: an
+/// exclusive `flock` on `<data>/server.lock`, released by the kernel when the process ends (a
+/// crash included), and `<data>/server.json` saying who holds it (PID and URL). A second server
+/// on the same directory fails to take it and names the running one instead of writing to the
+/// same files. Instances on PostgreSQL share a data directory by design and take no claim.
+struct ServerLock {
+    /// Who holds the claim, as `server.json` records it.
+    struct Holder: Codable {
+        var pid: Int32
+        var url: String?
+    }
+
+    /// Why the claim could not be taken.
+    struct Taken: Error, CustomStringConvertible {
+        var directory: String
+        var holder: Holder?
+        var description: String {
+            let who = holder.map { "PID \($0.pid)\($0.url.map { ", \($0)" } ?? "")" } ?? "another process"
+            return "another stratus server (\(who)) is running on the data directory \(directory); stop it, or give this one another --data"
+        }
+    }
+
+    private let descriptor: Int32
+    private let holderURL: URL
+
+    /// Takes the claim on `directory`, or throws ``Taken`` naming the server that holds it.
+    init(directory: URL) throws {
+        let lockPath = directory.appendingPathComponent("server.lock").path
+        let holderURL = directory.appendingPathComponent("server.json")
+        let descriptor = open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: lockPath]) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            let holder = (try? Data(contentsOf: holderURL)).flatMap { try? JSONDecoder().decode(Holder.self, from: $0) }
+            throw Taken(directory: directory.path, holder: holder)
+        }
+        self.descriptor = descriptor
+        self.holderURL = holderURL
+        try record(url: nil)
+    }
+
+    /// Says who holds the claim, with the URL once the port is bound.
+    func record(url: String?) throws {
+        let holder = Holder(pid: getpid(), url: url)
+        try JSONEncoder().encode(holder).write(to: holderURL, options: .atomic)
+    }
+
+    /// Keeps the claim until the process ends (the descriptor is never closed before).
+    func holdForLife() { withExtendedLifetime(descriptor) {} }
+}
