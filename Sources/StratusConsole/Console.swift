@@ -24,6 +24,8 @@ public struct Console: Sendable {
 
     /// Adds every console route to `router`.
     public func register<Context: RequestContext>(on router: Router<Context>) {
+        // The server's front door: a browser opening the server's address lands on the console.
+        router.get("/") { _, _ in Response(status: .seeOther, headers: [.location: "/console"]) }
         let console = router.group("console")
         SessionRoutes(console: self).register(on: console)
         BrowseRoutes(console: self).register(on: console)

@@ -14,15 +14,20 @@ struct AccountCommand: AsyncParsableCommand {
             commandName: "reset-zone", abstract: "Delete a private zone as deleted, purged (Settings) or encryptedDataReset."
         )
         @OptionGroup var connection: AdminConnection
-        @Option(help: "Container identifier.") var container: String
+        @Option(help: "Container identifier (default: the dev credentials' container).") var container: String?
         @Option(help: "Environment.") var environment: ContainerEnvironment = .development
-        @Option(help: "The zone owner's user record name.") var user: String
+        @Option(help: "The zone owner: a name (alice), an email or a user record name.") var user: String
         @Option(help: "Zone name.") var zone: String
         @Option(help: "deleted, purged or encryptedDataReset.") var reason: ZoneDeletionReason = .deleted
 
         func run() async throws {
-            let request = ZoneResetRequest(container: container, environment: environment, userRecordName: user, zoneName: zone, reason: reason)
-            try await AdminClient.run { try await connection.client().post("zones/reset", request) }
+            try await AdminClient.run {
+                let request = ZoneResetRequest(
+                    container: try connection.container(container), environment: environment,
+                    userRecordName: try await connection.userRecordName(user), zoneName: zone, reason: reason
+                )
+                try await connection.client().post("zones/reset", request)
+            }
         }
     }
 
@@ -43,9 +48,9 @@ struct AccountCommand: AsyncParsableCommand {
     struct Quota: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Set an account's storage quota (bytes), or lift it with --none.")
         @OptionGroup var connection: AdminConnection
-        @Option(help: "Container identifier.") var container: String
+        @Option(help: "Container identifier (default: the dev credentials' container).") var container: String?
         @Option(help: "Environment.") var environment: ContainerEnvironment = .development
-        @Option(help: "The account's user record name.") var user: String
+        @Option(help: "The account: a name (alice), an email or a user record name.") var user: String
         @Option(help: "Quota in bytes.") var bytes: Int64?
         @Flag(help: "Lift the quota.") var none = false
 
@@ -54,8 +59,13 @@ struct AccountCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let request = SetQuotaRequest(container: container, environment: environment, userRecordName: user, bytes: bytes)
-            try await AdminClient.run { try await connection.client().post("quotas", request) }
+            try await AdminClient.run {
+                let request = SetQuotaRequest(
+                    container: try connection.container(container), environment: environment,
+                    userRecordName: try await connection.userRecordName(user), bytes: bytes
+                )
+                try await connection.client().post("quotas", request)
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOFoundationCompat
 import NIOHTTP1
 import ArgumentParser
 
@@ -15,6 +16,20 @@ struct AdminClient {
     }
 
     func get(_ path: String) async throws { try await send(.GET, path, body: nil) }
+
+    /// A GET whose answer the command reads rather than prints.
+    func fetch<Answer: Decodable>(_ path: String, as: Answer.Type) async throws -> Answer {
+        try await checkListening()
+        var request = HTTPClientRequest(url: "\(server)/stratus/v1/admin/\(path)")
+        request.headers.add(name: "Authorization", value: "Bearer \(adminToken)")
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let text = try await response.body.collect(upTo: 16 << 20)
+        guard response.status == .ok else {
+            FileHandle.standardError.write(Data("\(path): \(String(buffer: text))\n".utf8))
+            throw ExitCodeError()
+        }
+        return try JSONDecoder().decode(Answer.self, from: text)
+    }
 
     func delete(_ path: String) async throws { try await send(.DELETE, path, body: nil) }
 

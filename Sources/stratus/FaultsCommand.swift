@@ -46,12 +46,19 @@ struct FaultsCommand: AsyncParsableCommand {
         func validate() throws {
             let actions = [error != nil, itemError != nil, latencyMs != nil, dropAfterCommit].filter { $0 }.count
             guard actions == 1 else { throw ValidationError("give exactly one of --error, --item-error, --latency-ms, --drop-after-commit") }
+            if let error { _ = try Self.code(error, option: "--error") }
+            if let itemError { _ = try Self.code(itemError, option: "--item-error") }
+        }
+
+        /// A CloudKit Web Services error code, as the server documents it.
+        static func code(_ value: String, option: String) throws -> ServerErrorCode {
+            ServerErrorCode(try Suggestion.require(value, among: ServerErrorCode.documented.map(\.rawValue), option: option))
         }
 
         func run() async throws {
             let action: FaultAction =
-                if let error { .error(ServerErrorCode(error), retryAfter: retryAfter) }
-                else if let itemError { .itemError(ServerErrorCode(itemError)) }
+                if let error { .error(try Self.code(error, option: "--error"), retryAfter: retryAfter) }
+                else if let itemError { .itemError(try Self.code(itemError, option: "--item-error")) }
                 else if let latencyMs { .latency(milliseconds: latencyMs) }
                 else { .dropResponseAfterCommit }
             let match = FaultMatch(

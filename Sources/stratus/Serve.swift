@@ -107,6 +107,8 @@ struct Serve: AsyncParsableCommand {
                 try claim?.record(url: "http://\(host):\(boundPort)")
                 Serve.say("Store: \(storeDescription)")
                 Serve.say("Stratus listening on http://\(host):\(boundPort)")
+                let tokenFile = dataURL.appendingPathComponent(dev ? "dev-credentials.json" : "admin-token").path
+                Serve.say("Console: http://\(host):\(boundPort)/console (sign in with the admin token in \(tokenFile))")
             } catch {
                 Serve.say("stratus: cannot prepare the data directory: \(error)")
                 Foundation.exit(1)

@@ -219,6 +219,13 @@ public final class FaultInjector: Sendable {
         return true
     }
 
+    /// A fault answers only with a code CloudKit documents (a typo would answer a 500).
+    private static func requireDocumented(_ code: ServerErrorCode, field: String) throws(CoreError) {
+        guard code.isDocumented else {
+            throw CoreError.badRequest("\(field) '\(code.rawValue)' is not a CloudKit Web Services code; one of \(ServerErrorCode.documented.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
     private static func validate(_ request: CreateFaultRequest) throws(CoreError) {
         if let count = request.count, count < 1 { throw CoreError.badRequest("count must be at least 1") }
         if let probability = request.probability, !(probability > 0 && probability <= 1) {
@@ -226,12 +233,12 @@ public final class FaultInjector: Sendable {
         }
         switch request.action {
         case .error(let code, let retryAfter):
-            guard !code.rawValue.isEmpty else { throw CoreError.badRequest("action.error.serverErrorCode must not be empty") }
+            try requireDocumented(code, field: "action.error.serverErrorCode")
             if let retryAfter, !(0...86_400).contains(retryAfter) {
                 throw CoreError.badRequest("action.error.retryAfter must be 0 to 86400 seconds")
             }
         case .itemError(let code):
-            guard !code.rawValue.isEmpty else { throw CoreError.badRequest("action.itemError.serverErrorCode must not be empty") }
+            try requireDocumented(code, field: "action.itemError.serverErrorCode")
         case .latency(let milliseconds):
             guard (0...120_000).contains(milliseconds) else { throw CoreError.badRequest("action.latencyMs must be 0 to 120000") }
         case .dropResponseAfterCommit:

@@ -18,6 +18,15 @@ public struct ServerErrorCode: RawRepresentable, Sendable, Hashable, Codable, Cu
 
     public var description: String { rawValue }
 
+    /// Every code CloudKit Web Services documents, the only ones a fault rule may answer with.
+    public static let documented: [ServerErrorCode] = [
+        .accessDenied, .atomicError, .authenticationFailed, .authenticationRequired, .badRequest, .conflict, .exists,
+        .internalError, .notFound, .quotaExceeded, .throttled, .tryAgainLater, .validatingReferenceError, .zoneNotFound,
+    ]
+
+    /// Whether CloudKit Web Services documents this code.
+    public var isDocumented: Bool { Self.documented.contains(self) }
+
     /// 403: no permission for the endpoint, record, zone or database.
     public static let accessDenied = ServerErrorCode("ACCESS_DENIED")
     /// 400: an atomic batch operation failed (the items that did not fail themselves).
