@@ -21,6 +21,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Request limits: strict (Apple's figures) or lenient.") var limits: LimitsPreset = .strict
     @Option(help: "Log level (trace, debug, info, notice, warning, error). Default: info with --dev, notice otherwise.")
     var logLevel: String?
+    @Option(help: "Log format: text (one line a request: method, path, status, container, database, zones, account, device, errors) or json (the same as one JSON object a line).")
+    var logFormat: LogFormat = .text
     @Flag(help: "Seed a development container, API token and the accounts alice, bob and carol.") var dev = false
     @Option(
         name: .customLong("container"),
@@ -58,6 +60,8 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         OpenFileLimit.raise()
+        // The executable bootstraps logging (library code never does).
+        if logFormat == .json { LoggingSystem.bootstrap { label in JSONLogHandler(label: label) } }
         var logger = Logger(label: "stratus")
         logger.logLevel = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? (dev ? .info : .notice)
         let dataURL = URL(fileURLWithPath: data, isDirectory: true)

@@ -117,6 +117,25 @@ struct DevContainerTests {
         }
     }
 
+    @Test("a restart after revoking bob's default-container token mints that token alone, and says so")
+    func revokedDefaultTokenIsTheOnlyOneMintedAgain() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-containers-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let credentials = try await TestServer.run(directory: directory) { server in
+            let bob = try #require(server.credentials.account("bob")?.webAuthToken)
+            let response = try await server.admin("web-auth-tokens/revoke", RevokeWebAuthTokenRequest(webAuthToken: bob))
+            #expect(response.status == .ok, "\(response.text)")
+            return server.credentials
+        }
+        try await TestServer.run(directory: directory) { server in
+            let (again, reminted) = try await DevSeeder(identity: server.identity).seedReporting(previous: credentials, serverURL: "http://127.0.0.1")
+            #expect(reminted == ["bob's web auth token"])
+            #expect(again.apiToken == credentials.apiToken && again.adminToken == credentials.adminToken)
+            #expect(again.account("alice") == credentials.account("alice") && again.account("carol") == credentials.account("carol"))
+            #expect(again.account("bob")?.webAuthToken != credentials.account("bob")?.webAuthToken)
+        }
+    }
+
     @Test("without further containers, the credentials list the default one alone")
     func defaultContainerListedAlone() async throws {
         try await TestServer.run { server in

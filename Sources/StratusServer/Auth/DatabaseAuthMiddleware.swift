@@ -45,10 +45,12 @@ struct DatabaseAuthMiddleware: RouterMiddleware {
             database: database, caller: caller, deviceID: request.headers[.deviceID],
             origin: "http://\(request.head.authority ?? "127.0.0.1")", apiToken: apiToken
         )
-        // One metadata key, not four: each set re-renders the handler's metadata.
-        context.logger[metadataKey: "ck"] = .string(
-            "\(database.container)/\(database.environment.rawValue)/\(database.scope.rawValue) \(caller.userRecordName ?? "anonymous")"
-        )
+        let deviceID = request.headers[.deviceID]
+        context.facts.update { facts in
+            facts.database = database
+            facts.account = caller.userRecordName
+            facts.deviceID = deviceID
+        }
         return try await next(request, context)
     }
 

@@ -12,6 +12,8 @@ public struct StratusRequestContext: RequestContext {
     public var scope: RequestScope?
     /// The connection the request came on (closed by a dropped-answer fault).
     public let channel: any Channel
+    /// What the request did, for its access-log line.
+    public let facts = RequestFactsBox()
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
@@ -24,6 +26,8 @@ public struct StratusRequestContext: RequestContext {
 public struct DatabaseContext: ChildRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let scope: RequestScope
+    /// What the request did, for its access-log line (the parent context's box).
+    public let facts: RequestFactsBox
 
     public init(context: StratusRequestContext) throws {
         guard let scope = context.scope else {
@@ -31,5 +35,6 @@ public struct DatabaseContext: ChildRequestContext {
         }
         self.coreContext = context.coreContext
         self.scope = scope
+        self.facts = context.facts
     }
 }

@@ -18,8 +18,10 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return response
         } catch {
             let failure = Self.coreError(for: error)
+            (context as? StratusRequestContext)?.facts.update { $0.errorCode = failure.code }
             if failure.code == .internalError {
-                context.logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])
+                // The cause stays here, with the request's ID; the client reads "Internal error".
+                context.logger.error("internal error", metadata: ["request_id": "\(context.id)", "cause": "\(String(reflecting: error))"])
             } else {
                 context.logger.debug("request failed", metadata: ["code": "\(failure.code)", "reason": "\(failure.reason)"])
             }

@@ -1,20 +1,36 @@
 import Hummingbird
 import Logging
+import StratusCore
+import StratusModel
 
-/// One log line per request: method, route template, status, duration. Never the URI: CKWS
-/// credentials travel in the query string.
-struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
+/// One log line per request: method, path, status, then what the request did — container,
+/// environment, database, zones, account, device, the CKWS error code, per-item errors inside a
+/// 200 — and its duration. The path never carries the query: CKWS credentials travel there.
+struct AccessLogMiddleware: RouterMiddleware {
+    typealias Context = StratusRequestContext
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         let response = try await next(request, context)
         let elapsed = ContinuousClock.now - start
-        context.logger.info(
-            "\(request.method) \(context.endpointPath ?? "unmatched")",
-            metadata: [
-                "status": "\(response.status.code)",
-                "duration_ms": "\(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)",
-            ]
-        )
+        let facts = context.facts.facts
+        var metadata: Logger.Metadata = [
+            "status": "\(response.status.code)",
+            "duration_ms": "\(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)",
+        ]
+        if let database = facts.database {
+            metadata["container"] = .string(database.container)
+            metadata["environment"] = .string(database.environment.rawValue)
+            metadata["database"] = .string(database.scope.rawValue)
+        }
+        if !facts.zones.isEmpty { metadata["zones"] = .string(facts.zones.joined(separator: ",")) }
+        if let account = facts.account { metadata["account"] = .string(account) }
+        if let device = facts.deviceID { metadata["device"] = .string(device) }
+        if let code = facts.errorCode { metadata["error"] = .string(code.rawValue) }
+        if !facts.itemErrors.isEmpty {
+            metadata["item_errors"] = .string(facts.itemErrors.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ","))
+        }
+        context.logger.info("\(request.method) \(request.uri.path) \(response.status.code)", metadata: metadata)
         return response
     }
 }

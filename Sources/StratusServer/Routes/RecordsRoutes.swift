@@ -19,12 +19,20 @@ struct RecordsRoutes {
     @Sendable private func modify(_ request: Request, context: DatabaseContext) async throws -> Response {
         let body = try await JSONBody.decode(ModifyRecordsRequest.self, from: request, limit: limits.requestBytes)
         let response = try await records.modify(body, scope: context.scope, logger: context.logger)
+        context.facts.update { facts in
+            facts.name(zones: [body.zoneID])
+            facts.count(response.records)
+        }
         return try JSONBody.response(response, numbersAsStrings: body.numbersAsStrings ?? false)
     }
 
     @Sendable private func lookup(_ request: Request, context: DatabaseContext) async throws -> Response {
         let body = try await JSONBody.decode(LookupRecordsRequest.self, from: request, limit: limits.requestBytes)
         let response = try await records.lookup(body, scope: context.scope)
+        context.facts.update { facts in
+            facts.name(zones: [body.zoneID])
+            facts.count(response.records)
+        }
         return try JSONBody.response(response, numbersAsStrings: body.numbersAsStrings ?? false)
     }
 

@@ -29,6 +29,11 @@ struct ZonesRoutes {
 
     @Sendable private func modify(_ request: Request, context: DatabaseContext) async throws -> Response {
         let body = try await JSONBody.decode(ModifyZonesRequest.self, from: request, limit: limits.requestBytes)
-        return try JSONBody.response(try await zones.modify(body, scope: context.scope))
+        let response = try await zones.modify(body, scope: context.scope)
+        context.facts.update { facts in
+            facts.name(zones: body.operations.map(\.zone.zoneID))
+            facts.count(response.zones)
+        }
+        return try JSONBody.response(response)
     }
 }

@@ -34,8 +34,8 @@ enum TestCluster {
             try await appA.test(.live) { clientA in
                 try await appB.test(.live) { clientB in
                     try await body(
-                        TestServer(client: clientA, credentials: credentials, blobDirectory: blobs),
-                        TestServer(client: clientB, credentials: credentials, blobDirectory: blobs)
+                        TestServer(client: clientA, credentials: credentials, blobDirectory: blobs, identity: servicesA.identity),
+                        TestServer(client: clientB, credentials: credentials, blobDirectory: blobs, identity: servicesB.identity)
                     )
                 }
             }

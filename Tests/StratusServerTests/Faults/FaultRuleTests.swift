@@ -51,6 +51,17 @@ import Testing
         }
     }
 
+    @Test func aRuleWithAnErrorCodeCloudKitDoesNotDocumentIsRefusedAndNothingIsCreated() async throws {
+        try await TestServer.run { server in
+            for action in [FaultAction.error(ServerErrorCode("THROTLED"), retryAfter: nil), .itemError(ServerErrorCode("QUOTA_EXCEDED"))] {
+                let response = try await server.admin("faults", CreateFaultRequest(match: FaultMatch(endpoint: "records/modify"), action: action))
+                #expect(response.status == .badRequest, "\(response.text)")
+                #expect(response.text.contains("THROTTLED"), "the answer lists the codes there are")
+            }
+            #expect(try await server.faults().faults.isEmpty)
+        }
+    }
+
     @Test func latencyDelaysTheAnswerOnce() async throws {
         try await TestServer.run { server in
             let rule = try await server.addFault(FaultMatch(endpoint: "records/lookup"), .latency(milliseconds: 300), count: 1)

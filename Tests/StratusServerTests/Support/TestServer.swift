@@ -20,6 +20,8 @@ struct TestServer {
     let credentials: DevCredentials
     /// Where the server keeps asset blobs.
     let blobDirectory: URL
+    /// The server's accounts and tokens, for tests that seed or look up directly.
+    let identity: IdentityService
 
     static let base = "/database/1/\(DevSeeder.container)/development"
 
@@ -35,6 +37,7 @@ struct TestServer {
         devSignIn: Bool = false,
         requireIndexes: Bool = false,
         now: (@Sendable () -> Int64)? = nil,
+        logger given: Logger? = nil,
         _ body: @Sendable (TestServer) async throws -> T
     ) async throws -> T {
         let dir = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("stratus-test-\(UUID().uuidString)")
@@ -50,13 +53,13 @@ struct TestServer {
         let credentials = try await DevSeeder(identity: services.identity).seed(
             previous: previous, serverURL: "http://127.0.0.1", containers: containers
         )
-        var logger = Logger(label: "stratus-test")
-        logger.logLevel = .warning
+        var logger = given ?? Logger(label: "stratus-test")
+        if given == nil { logger.logLevel = .warning }
         let console = try Console(services: services)
         let app = buildApplication(services, host: "127.0.0.1", port: 0, options: http, logger: logger, mount: { console.register(on: $0) })
         do {
             let result = try await app.test(.live) { client in
-                try await body(TestServer(client: client, credentials: credentials, blobDirectory: blobDirectory))
+                try await body(TestServer(client: client, credentials: credentials, blobDirectory: blobDirectory, identity: services.identity))
             }
             await closeStore(directory == nil)
             return result
