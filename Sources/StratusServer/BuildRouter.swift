@@ -66,7 +66,7 @@ public func buildRouter(
     AccountEventRoutes(admin: services.admin, identity: services.identity, limit: limits.requestBytes).register(on: admin)
     ServerKeyRoutes(serverKeys: services.serverKeys, limit: limits.requestBytes).register(on: admin)
     AssetCollectionRoutes(assets: services.assets, limit: limits.requestBytes).register(on: admin)
-    ServerMetrics.register(on: router)
+    ServerMetrics.register(on: router, identity: services.identity)
     mount(router)
     MethodNotAllowedRoutes.register(on: router)
     return router

@@ -15,6 +15,8 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
     @Option(help: "Port to listen on.") var port = 8080
+    @Option(help: "The URL clients reach this server at, in share and sign-in links and the dev credentials (default: http://HOST:PORT, with 127.0.0.1 for an address that means every interface).")
+    var publicURL: String?
     @Option(help: "Directory for the database, asset blobs and credentials.") var data = "./stratus-data"
     @Option(help: "PostgreSQL store URL, postgres://USER[:PASS]@HOST[:PORT]/DB (or STRATUS_STORE). Default: SQLite in --data.")
     var store: String?
@@ -77,7 +79,9 @@ struct Serve: AsyncParsableCommand {
         }
         let (store, storeDescription) = try await StoreChoice.open(url: storeURL, data: dataURL, logger: logger)
 
-        let serverURL = "http://\(host):\(port)"
+        // 0.0.0.0 (a container's listen address) is no address to reach a server at.
+        let reachableHost = ["0.0.0.0", "::", "[::]"].contains(host) ? "127.0.0.1" : host
+        let serverURL = publicURL ?? "http://\(reachableHost):\(port)"
         var configuration = CoreConfiguration(
             limits: limits.limits, signInURL: "\(serverURL)/stratus/v1/auth/signin", shareURLPrefix: "\(serverURL)/share/",
             buggify: buggify.map { BuggifySetting(rate: $0, seed: seed) }

@@ -18,3 +18,17 @@ struct AdminAuthMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 }
+
+/// Lets a caller on the same host through, and anyone else with the admin token (`/metrics`:
+/// a local scraper needs no secret, the network does).
+struct LoopbackOrAdminMiddleware: RouterMiddleware {
+    typealias Context = StratusRequestContext
+
+    let identity: IdentityService
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let address = context.channel.remoteAddress?.ipAddress
+        if address == "127.0.0.1" || address == "::1" || address == "::ffff:127.0.0.1" { return try await next(request, context) }
+        return try await AdminAuthMiddleware(identity: identity).handle(request, context: context, next: next)
+    }
+}

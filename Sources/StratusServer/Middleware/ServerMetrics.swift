@@ -2,6 +2,7 @@ import Hummingbird
 import Metrics
 import NIOCore
 import Prometheus
+import StratusCore
 
 /// Prometheus metrics for the whole process, served at `GET /metrics` in the text format:
 /// requests by method, route and status and their duration (Hummingbird's `MetricsMiddleware`:
@@ -22,11 +23,14 @@ enum ServerMetrics {
     static func pollOpened() { heldPolls.increment() }
     static func pollClosed() { heldPolls.decrement() }
 
-    static func register(on router: Router<StratusRequestContext>) {
+    /// `GET /metrics`: open to scrapers on the same host (loopback); from anywhere else it takes
+    /// the admin token (`Authorization: Bearer …`), as the admin API does.
+    static func register(on router: Router<StratusRequestContext>, identity: IdentityService) {
         // Made now, so a scrape lists the gauge (at 0) before any poll.
         pollClosed()
         pollOpened()
-        router.get("metrics") { _, _ in
+        let guarded = router.group().add(middleware: LoopbackOrAdminMiddleware(identity: identity))
+        guarded.get("metrics") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer()))
