@@ -61,6 +61,13 @@ struct FuzzLedger {
             let name = Self.name(intent.key)
             guard let caption = intent.caption else {
                 expected[name] = .mayBeGone
+                // A record deleted from a share's zone before its move there was confirmed: the
+                // move's deletion of the old copy goes too.
+                if intent.key.zoneName.hasPrefix(SimulatedDevice.shareZonePrefix) {
+                    for other in expected.keys where other.hasPrefix("\(intent.key.owner)/") && other.hasSuffix("/\(intent.key.recordName)") {
+                        expected[other] = .mayBeGone
+                    }
+                }
                 continue
             }
             let server = try store.record(intent.key)?.serverRecord
@@ -78,12 +85,14 @@ struct FuzzLedger {
     }
 
     /// Records the device moved into a share's zone (NSPersistentCloudKitContainer style, in a
-    /// share or a move resumed by any later sync): the device's unanswered writes to each, and
-    /// what it must look like on the server, follow it there.
+    /// share or a move resumed by any later sync) once the server holds them there: the device's
+    /// unanswered writes to each, and what it must look like on the server, follow it.
     private mutating func followMoves(device index: Int, store: LocalStore) throws {
         let records = try store.records(in: .private)
         var inShareZones: [String: RecordKey] = [:]
-        for record in records where record.key.zoneName.hasPrefix(SimulatedDevice.shareZonePrefix) {
+        // Only a move the server confirmed (the copy in the share's zone saved there): until then
+        // the record is where it was on the server, and a sign-out may yet drop the move.
+        for record in records where record.key.zoneName.hasPrefix(SimulatedDevice.shareZonePrefix) && record.serverRecord != nil {
             inShareZones["\(record.key.owner)/\(record.key.recordName)"] = record.key
         }
         guard !inShareZones.isEmpty else { return }
