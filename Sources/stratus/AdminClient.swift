@@ -17,32 +17,43 @@ struct AdminClient {
 
     func get(_ path: String) async throws { try await send(.GET, path, body: nil) }
 
+    func delete(_ path: String) async throws { try await send(.DELETE, path, body: nil) }
+
     /// A GET whose answer the command reads rather than prints.
     func fetch<Answer: Decodable>(_ path: String, as: Answer.Type) async throws -> Answer {
-        try await checkListening()
-        var request = HTTPClientRequest(url: "\(server)/stratus/v1/admin/\(path)")
-        request.headers.add(name: "Authorization", value: "Bearer \(adminToken)")
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-        let text = try await response.body.collect(upTo: 16 << 20)
-        guard response.status == .ok else {
+        try await read(.GET, path, body: nil)
+    }
+
+    /// A POST whose answer the command reads rather than prints.
+    func call<Body: Encodable, Answer: Decodable>(_ path: String, _ body: Body, as: Answer.Type) async throws -> Answer {
+        try await read(.POST, path, body: ByteBuffer(bytes: try JSONEncoder().encode(body)))
+    }
+
+    /// Prints the answer; fails the command on anything but 200 or 201.
+    private func send(_ method: HTTPMethod, _ path: String, body: ByteBuffer?) async throws {
+        let (status, text) = try await exchange(method, path, body: body)
+        print(String(buffer: text))
+        guard status == .ok || status == .created else { throw ExitCodeError() }
+    }
+
+    /// Decodes the answer; a refusal is printed to standard error and fails the command.
+    private func read<Answer: Decodable>(_ method: HTTPMethod, _ path: String, body: ByteBuffer?) async throws -> Answer {
+        let (status, text) = try await exchange(method, path, body: body)
+        guard status == .ok || status == .created else {
             FileHandle.standardError.write(Data("\(path): \(String(buffer: text))\n".utf8))
             throw ExitCodeError()
         }
         return try JSONDecoder().decode(Answer.self, from: text)
     }
 
-    func delete(_ path: String) async throws { try await send(.DELETE, path, body: nil) }
-
-    private func send(_ method: HTTPMethod, _ path: String, body: ByteBuffer?) async throws {
+    private func exchange(_ method: HTTPMethod, _ path: String, body: ByteBuffer?) async throws -> (HTTPResponseStatus, ByteBuffer) {
         try await checkListening()
         var request = HTTPClientRequest(url: "\(server)/stratus/v1/admin/\(path)")
         request.method = method
         request.headers.add(name: "Authorization", value: "Bearer \(adminToken)")
         if let body { request.body = .bytes(body) }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-        let text = try await response.body.collect(upTo: 16 << 20)
-        print(String(buffer: text))
-        guard response.status == .ok || response.status == .created else { throw ExitCodeError() }
+        return (response.status, try await response.body.collect(upTo: 16 << 20))
     }
 }
 

@@ -17,19 +17,26 @@ struct DevCredentialsFile {
     /// wrote the file first stays: another instance never rewrites it.
     func seed(with services: StratusServices, serverURL: String, containers: [String] = [], shared: Bool = false) async throws -> DevCredentials {
         let previous = (try? Data(contentsOf: url)).flatMap { try? JSONDecoder().decode(DevCredentials.self, from: $0) }
+        // A container added with `stratus container create` stays seeded, as one named by --container.
+        let kept = (previous?.containers ?? []).map(\.identifier).filter { !containers.contains($0) }
         var (credentials, reminted) = try await DevSeeder(identity: services.identity).seedReporting(
-            previous: previous, serverURL: serverURL, containers: containers
+            previous: previous, serverURL: serverURL, containers: containers + kept
         )
         if shared, let first = previous?.serverURL { credentials.serverURL = first }
         if !reminted.isEmpty {
             FileHandle.standardOutput.write(Data("dev credentials: minted again (the store no longer took them): \(reminted.joined(separator: ", "))\n".utf8))
         }
         if credentials == previous { return credentials }
+        try write(credentials)
+        return credentials
+    }
+
+    /// Writes the file (readable by its owner only).
+    func write(_ credentials: DevCredentials) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         try encoder.encode(credentials).write(to: url, options: .atomic)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
-        return credentials
     }
 
     /// Ready-to-paste curl lines: create a zone, save a record, fetch the zone's changes.

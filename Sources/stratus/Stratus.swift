@@ -16,6 +16,9 @@ struct Stratus: AsyncParsableCommand {
         commandName: "stratus",
         abstract: "A CloudKit Web Services compatible backend.",
         version: "0.1.0",
-        subcommands: [Serve.self, Compact.self, SchemaCommand.self, KeysCommand.self, APITokenCommand.self, FaultsCommand.self, AccountCommand.self, FuzzCommand.self]
+        subcommands: [
+            Serve.self, ContainerCommand.self, Compact.self, SchemaCommand.self, KeysCommand.self, APITokenCommand.self, FaultsCommand.self,
+            AccountCommand.self, FuzzCommand.self,
+        ]
     )
 }
