@@ -10,6 +10,8 @@ import ArgumentParser
 struct AdminClient {
     let server: String
     let adminToken: String
+    /// Print answers as JSON (one line, sorted keys) rather than for people (``AdminOutput``).
+    var json = false
 
     func post<Body: Encodable>(_ path: String, _ body: Body) async throws {
         try await send(.POST, path, body: ByteBuffer(bytes: try JSONEncoder().encode(body)))
@@ -32,7 +34,7 @@ struct AdminClient {
     /// Prints the answer; fails the command on anything but 200 or 201.
     private func send(_ method: HTTPMethod, _ path: String, body: ByteBuffer?) async throws {
         let (status, text) = try await exchange(method, path, body: body)
-        print(String(buffer: text))
+        print(AdminOutput.render(Data(buffer: text), json: json))
         guard status == .ok || status == .created else { throw ExitCodeError() }
     }
 

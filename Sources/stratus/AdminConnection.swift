@@ -16,6 +16,8 @@ struct AdminConnection: ParsableArguments {
     var adminToken: String?
     @Option(help: "The data directory of `stratus serve --dev` (default: ./stratus-data when it exists).")
     var data: String?
+    @Flag(help: "Print the server's answer as JSON (one line, keys sorted) instead of a table.")
+    var json = false
 
     /// The data directory named, else `./stratus-data` when a server has used it.
     var dataDirectory: URL? {
@@ -56,7 +58,7 @@ struct AdminConnection: ParsableArguments {
                 "no admin token: pass --admin-token, set STRATUS_ADMIN_TOKEN, or run where `stratus serve --dev` keeps ./stratus-data (or name it with --data)"
             )
         }
-        return AdminClient(server: url, adminToken: token)
+        return AdminClient(server: url, adminToken: token, json: json)
     }
 
     /// `given`, else the dev credentials' own container.

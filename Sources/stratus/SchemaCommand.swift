@@ -7,7 +7,7 @@ struct SchemaCommand: AsyncParsableCommand {
         commandName: "schema",
         abstract: "Show the schema, change indexes, or deploy development to production on a running server.",
         discussion: """
-            stratus schema show --container C [--environment production]
+            stratus schema show [--container C] [--environment production]
             stratus schema add-index --container C --environment production --record-type Destination --field caption --index QUERYABLE
             stratus schema remove-index … (same options)
             stratus schema deploy --container C
@@ -21,7 +21,7 @@ struct SchemaCommand: AsyncParsableCommand {
 
     @Argument(help: "show, add-index, remove-index or deploy.") var action: Action
     @OptionGroup var connection: AdminConnection
-    @Option(help: "Container identifier.") var container: String
+    @Option(help: "Container identifier (default: the dev credentials' container).") var container: String?
     @Option(help: "Environment.") var environment: ContainerEnvironment = .development
     @Option(help: "Record type (add-index, remove-index).") var recordType: String?
     @Option(help: "Field, or a system index name such as ___recordID or ___recordId (add-index, remove-index).") var field: String?
@@ -29,6 +29,7 @@ struct SchemaCommand: AsyncParsableCommand {
 
     func run() async throws {
         let client = try connection.client()
+        let container = try connection.container(self.container)
         do {
             switch action {
             case .show:

@@ -56,6 +56,14 @@ struct SchemaIndexTests {
             let byName = QueryRecordsRequest(query: Query(recordType: "Destination", filterBy: [.init(.equals, systemField: "recordName", .string("paris"))]))
             #expect(try await production(server, token: token, "records/query", byName).errorBody?.reason == "Field 'recordName' is not marked queryable")
 
+            // Production's schema is locked for indexes too: a typo names nothing, and creates nothing.
+            let typoField = try await index(server, "captoin", .queryable)
+            #expect(typoField.status == .badRequest && typoField.errorBody?.reason.contains("no field 'captoin'") == true, "\(typoField.text)")
+            let typoType = try await server.admin("schema/indexes", IndexChangeRequest(
+                container: server.credentials.container, environment: .production, recordType: "Destinaton", fieldName: "caption", index: .queryable
+            ))
+            #expect(typoType.status == .badRequest && typoType.errorBody?.reason.contains("no record type 'Destinaton'") == true, "\(typoType.text)")
+
             #expect(try await index(server, "caption", .queryable).status == .ok)
             #expect(try await index(server, "___recordId", .queryable).status == .ok)
             let indexed = try await production(server, token: token, "records/query", byCaption)

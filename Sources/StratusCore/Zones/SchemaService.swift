@@ -35,6 +35,22 @@ public struct SchemaService: Sendable {
         guard systemNames.contains(request.fieldName) || NameRules.isValidIdentifier(request.fieldName) else {
             throw CoreError.badRequest("invalid fieldName '\(request.fieldName)'")
         }
+        // Production's schema is locked: an index goes only on a type and field it already has
+        // (a typo must not quietly create them; deploy development first).
+        if request.environment == .production, request.present ?? true {
+            let schema = try await describe(container: request.container, environment: .production)
+            guard let type = schema.recordTypes.first(where: { $0.name == request.recordType }) else {
+                let known = schema.recordTypes.map(\.name).joined(separator: ", ")
+                throw CoreError.badRequest(
+                    "production has no record type '\(request.recordType)' (types: \(known.isEmpty ? "none" : known)); deploy development's schema first"
+                )
+            }
+            guard systemNames.contains(request.fieldName) || type.fields.contains(where: { $0.name == request.fieldName }) else {
+                throw CoreError.badRequest(
+                    "production's \(request.recordType) has no field '\(request.fieldName)' (fields: \(type.fields.map(\.name).joined(separator: ", ")))"
+                )
+            }
+        }
         // `___recordID` (Apple's schema files) is stored as `___recordId`, the name queries look up.
         let index = IndexDefinition(
             container: request.container, environment: request.environment, recordType: request.recordType,
