@@ -53,10 +53,10 @@ enum BrowseTemplates {
             <input type="hidden" name="formToken" value="{{formToken}}"><input type="hidden" name="back" value="{{back}}">
             <input type="hidden" name="zone" value="{{zoneField}}">
             <p><button type="submit" name="operation" value="compact">Expire older change tokens (compact)</button>
-            <button type="submit" name="operation" value="reset">Reset the zone (encrypted data reset)</button></p></fieldset></form>
+            <button type="submit" name="operation" value="reset" data-confirm="Reset zone {{zoneField}}? Every record in it is deleted, as after an encrypted-data reset.">Reset the zone (encrypted data reset)</button></p></fieldset></form>
             <form method="post" action="{{zonesPath}}"><input type="hidden" name="formToken" value="{{formToken}}">
             <input type="hidden" name="back" value="{{back}}"><input type="hidden" name="zone" value="{{zoneField}}">
-            <p><button type="submit" name="operation" value="delete" class="danger">Delete this zone</button></p></form>{{/isPrivate}}
+            <p><button type="submit" name="operation" value="delete" class="danger" data-confirm="Delete zone {{zoneField}} and every record in it?">Delete this zone</button></p></form>{{/isPrivate}}
             """),
     ]
 }

@@ -80,6 +80,12 @@ enum ConsoleStatic {
           watch(pane);
         }
 
+        // What cannot be undone asks first (the page's data-confirm says what will go).
+        document.addEventListener("click", (event) => {
+          const button = event.target.closest("[data-confirm]");
+          if (button && !confirm(button.dataset.confirm)) event.preventDefault();
+        });
+
         const timeline = document.querySelector("[data-timeline]");
         if (timeline) {
           const rows = timeline.querySelector("tbody");

@@ -34,7 +34,7 @@ enum ShareTemplates {
             <form method="post" action="{{changePath}}"><input type="hidden" name="formToken" value="{{formToken}}">
             <input type="hidden" name="back" value="{{back}}"><input type="hidden" name="zone" value="{{zoneField}}">
             <input type="hidden" name="name" value="{{shareName}}">
-            <p><button type="submit" name="operation" value="stop" class="danger">Stop sharing</button></p></form>{{/mayManage}}
+            <p><button type="submit" name="operation" value="stop" class="danger" data-confirm="Stop sharing? Every participant loses access.">Stop sharing</button></p></form>{{/mayManage}}
             """),
     ]
 }
