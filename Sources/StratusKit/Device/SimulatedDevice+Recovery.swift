@@ -58,9 +58,9 @@ extension SimulatedDevice {
             // dropped for it) and the app is told; sending resumes on a later sync.
             storageFull = true
             log(key.scope, "quotaExceeded")
-        case .permissionFailure, .zoneNotFound, .userDeletedZone:
-            // Not this account's to write (a read-only share, a share that is gone): back to
-            // what the server holds.
+        case .permissionFailure, .zoneNotFound, .userDeletedZone, .referenceViolation:
+            // Not this account's to write (a read-only share, a share that is gone), or a record
+            // whose parent or reference the server no longer has: back to what the server holds.
             try await restoreServerVersion(key)
         default:
             // Refused for another reason (invalid, too large, a fault): the edit stays pending,
