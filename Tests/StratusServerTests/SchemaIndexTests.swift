@@ -58,11 +58,11 @@ struct SchemaIndexTests {
 
             // Production's schema is locked for indexes too: a typo names nothing, and creates nothing.
             let typoField = try await index(server, "captoin", .queryable)
-            #expect(typoField.status == .badRequest && typoField.errorBody?.reason.contains("no field 'captoin'") == true, "\(typoField.text)")
+            #expect(typoField.status == .notFound && typoField.errorBody?.reason.contains("no field 'captoin'") == true, "\(typoField.text)")
             let typoType = try await server.admin("schema/indexes", IndexChangeRequest(
                 container: server.credentials.container, environment: .production, recordType: "Destinaton", fieldName: "caption", index: .queryable
             ))
-            #expect(typoType.status == .badRequest && typoType.errorBody?.reason.contains("no record type 'Destinaton'") == true, "\(typoType.text)")
+            #expect(typoType.status == .notFound && typoType.errorBody?.reason.contains("no record type 'Destinaton'") == true, "\(typoType.text)")
 
             #expect(try await index(server, "caption", .queryable).status == .ok)
             #expect(try await index(server, "___recordId", .queryable).status == .ok)

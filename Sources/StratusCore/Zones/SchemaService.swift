@@ -28,7 +28,8 @@ public struct SchemaService: Sendable {
     }
 
     /// Adds or removes one index; a QUERYABLE or SORTABLE index on a user field is a SQL index.
-    /// - Throws: `BAD_REQUEST` for a bad record type or field name.
+    /// - Throws: `BAD_REQUEST` for a bad record type or field name; `NOT_FOUND` for one production
+    ///   does not have (its schema is locked: deploy development's first).
     public func changeIndex(_ request: IndexChangeRequest) async throws(CoreError) -> SchemaDescription {
         let systemNames = Set(QueryTranslation.systemFields.keys.filter { $0.hasPrefix("___") })
         guard NameRules.isValidIdentifier(request.recordType) else { throw CoreError.badRequest("invalid recordType '\(request.recordType)'") }
@@ -41,13 +42,13 @@ public struct SchemaService: Sendable {
             let schema = try await describe(container: request.container, environment: .production)
             guard let type = schema.recordTypes.first(where: { $0.name == request.recordType }) else {
                 let known = schema.recordTypes.map(\.name).joined(separator: ", ")
-                throw CoreError.badRequest(
-                    "production has no record type '\(request.recordType)' (types: \(known.isEmpty ? "none" : known)); deploy development's schema first"
+                throw CoreError(
+                    .notFound, "production has no record type '\(request.recordType)' (types: \(known.isEmpty ? "none" : known)); deploy development's schema first"
                 )
             }
             guard systemNames.contains(request.fieldName) || type.fields.contains(where: { $0.name == request.fieldName }) else {
-                throw CoreError.badRequest(
-                    "production's \(request.recordType) has no field '\(request.fieldName)' (fields: \(type.fields.map(\.name).joined(separator: ", ")))"
+                throw CoreError(
+                    .notFound, "production's \(request.recordType) has no field '\(request.fieldName)' (fields: \(type.fields.map(\.name).joined(separator: ", ")))"
                 )
             }
         }

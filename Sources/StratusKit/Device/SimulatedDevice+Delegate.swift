@@ -51,7 +51,11 @@ extension SimulatedDevice: CKSyncEngineDelegate {
     /// deletion is a change of its own).
     private func recordToSave(_ id: CKRecord.ID, scope: DatabaseScope, syncEngine: CKSyncEngine) async -> CKRecord? {
         let key = key(id, scope: scope)
-        guard let operation = try? store.uploadOperation(for: key) else {
+        let found: RecordOperation??
+        do { found = try store.uploadOperation(for: key) } catch { found = nil }
+        // The store could not be read: the change stays pending for the next send.
+        guard let found else { return nil }
+        guard let operation = found else {
             syncEngine.state.remove(pendingRecordZoneChanges: [.saveRecord(id)])
             return nil
         }
