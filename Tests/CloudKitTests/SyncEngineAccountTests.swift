@@ -33,6 +33,35 @@ import Testing
         }
     }
 
+    @Test func anEngineWithAlicesStateOnADeviceSignedOutReportsSignOutAndStartsOver() async throws {
+        try await StratusServerProcess.with { server in
+            let alice = try server.container("alice")
+            let aliceID = try await alice.userRecordID()
+            let phone = NoteDevice(alice.privateCloudDatabase, zoneID: notesZone)
+            await phone.write("hers", "alice's note, not sent")
+            try await phone.fetch()
+            let aliceState = try #require(await phone.stateSerialization)
+
+            // The device's iCloud account signs out: no web auth token at all.
+            var connection = try StratusConnection(devCredentials: server.credentials, account: "alice")
+            connection.webAuthToken = nil
+            let signedOut = CKContainer(identifier: server.containerIdentifier, connection: connection)
+            let again = NoteDevice(signedOut.privateCloudDatabase, zoneID: notesZone, state: aliceState)
+            let error = try await #require(throws: CKError.self) { try await again.fetch() }
+            #expect(error.code == .notAuthenticated)
+            let changes = await again.accountChanges
+            guard case .signOut(let previous)? = changes.first else {
+                Issue.record("expected signOut, got \(changes)")
+                return
+            }
+            #expect(previous == aliceID && changes.count == 1)
+            #expect(await again.engine.state.pendingRecordZoneChanges.isEmpty, "a signed-out device's state starts over")
+            // A second fetch has nobody to sign out.
+            _ = try await #require(throws: CKError.self) { try await again.fetch() }
+            #expect(await again.accountChanges.count == 1)
+        }
+    }
+
     @Test func anEngineWithAlicesStateOnBobsContainerReportsSwitchAccountsAndDropsHerPendingChanges() async throws {
         try await StratusServerProcess.with { server in
             let alice = try server.container("alice")

@@ -215,9 +215,19 @@ public final class CKSyncEngine: @unchecked Sendable {
     // MARK: - Account and subscription
 
     /// Who is signed in. Another user than the state's resets the state (their tokens and
-    /// changes are not this user's); a token the server refuses (`notAuthenticated`) changes
-    /// nothing: pending changes wait until the same user is back.
+    /// changes are not this user's), and so does signing out (``Event/AccountChange/ChangeType/signOut(previousUser:)``);
+    /// a token the server refuses (`notAuthenticated`) changes nothing: pending changes wait
+    /// until the same user is back.
     func checkAccount() async throws {
+        // No account on the device any more (no web auth token at all, unlike one the server
+        // refuses): the user signed out. Apple's engine reports it and starts over.
+        if database.container.transport?.webAuthToken == nil, let previous = state.update({ $0.user }) {
+            state.update { $0.reset(for: nil) }
+            accountChecked.set()
+            await deliver(.accountChange(Event.AccountChange(changeType: .signOut(previousUser: CKRecord.ID(recordName: previous)))))
+            await deliverState()
+            throw CKError(.notAuthenticated, "no account is signed in")
+        }
         let current = try await retrying { try await self.database.container.userRecordID() }
         accountChecked.set()
         let previous = state.update { $0.user }
