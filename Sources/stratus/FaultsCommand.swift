@@ -46,6 +46,7 @@ struct FaultsCommand: AsyncParsableCommand {
         func validate() throws {
             let actions = [error != nil, itemError != nil, latencyMs != nil, dropAfterCommit].filter { $0 }.count
             guard actions == 1 else { throw ValidationError("give exactly one of --error, --item-error, --latency-ms, --drop-after-commit") }
+            if let endpoint { _ = try Suggestion.require(endpoint, among: FaultMatch.endpoints, option: "--endpoint") }
             if let error { _ = try Self.code(error, option: "--error") }
             if let itemError { _ = try Self.code(itemError, option: "--item-error") }
         }

@@ -227,6 +227,9 @@ public final class FaultInjector: Sendable {
     }
 
     private static func validate(_ request: CreateFaultRequest) throws(CoreError) {
+        if let endpoint = request.match?.endpoint, !FaultMatch.endpoints.contains(endpoint) {
+            throw CoreError.badRequest("match.endpoint '\(endpoint)' is not a CKWS endpoint; one of \(FaultMatch.endpoints.joined(separator: ", "))")
+        }
         if let count = request.count, count < 1 { throw CoreError.badRequest("count must be at least 1") }
         if let probability = request.probability, !(probability > 0 && probability <= 1) {
             throw CoreError.badRequest("probability must be greater than 0 and at most 1")

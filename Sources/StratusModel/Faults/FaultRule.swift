@@ -3,6 +3,14 @@
 /// `endpoint` is the CKWS path after the database segment (`records/modify`, `changes/zone`,
 /// `zones/list`, …); `zoneName` and `recordType` are read from the request body.
 public struct FaultMatch: Sendable, Hashable, Codable {
+    /// Every CKWS endpoint a rule may name, as the path after the database segment.
+    public static let endpoints = [
+        "assets/rereference", "assets/upload", "changes/database", "changes/zone", "records/accept", "records/changes",
+        "records/lookup", "records/modify", "records/query", "records/resolve", "subscriptions/list", "subscriptions/lookup",
+        "subscriptions/modify", "tokens/create", "tokens/register", "users/caller", "users/current", "users/discover",
+        "users/lookup/email", "users/lookup/id", "zones/changes", "zones/list", "zones/lookup", "zones/modify",
+    ]
+
     public var container: String?
     public var environment: ContainerEnvironment?
     public var database: DatabaseScope?

@@ -51,13 +51,15 @@ import Testing
         }
     }
 
-    @Test func aRuleWithAnErrorCodeCloudKitDoesNotDocumentIsRefusedAndNothingIsCreated() async throws {
+    @Test func aRuleWithAnErrorCodeOrEndpointCloudKitDoesNotHaveIsRefusedAndNothingIsCreated() async throws {
         try await TestServer.run { server in
             for action in [FaultAction.error(ServerErrorCode("THROTLED"), retryAfter: nil), .itemError(ServerErrorCode("QUOTA_EXCEDED"))] {
                 let response = try await server.admin("faults", CreateFaultRequest(match: FaultMatch(endpoint: "records/modify"), action: action))
                 #expect(response.status == .badRequest, "\(response.text)")
                 #expect(response.text.contains("THROTTLED"), "the answer lists the codes there are")
             }
+            let typo = try await server.admin("faults", CreateFaultRequest(match: FaultMatch(endpoint: "records/modfy"), action: .latency(milliseconds: 10)))
+            #expect(typo.status == .badRequest && typo.text.contains("records/modify"), "\(typo.text)")
             #expect(try await server.faults().faults.isEmpty)
         }
     }
