@@ -33,6 +33,7 @@ public struct Console: Sendable {
         ShareRoutes(console: self).register(on: console)
         LiveRoutes(console: self).register(on: console)
         TimelineRoutes(console: self).register(on: console)
+        RequestsRoutes(console: self).register(on: console)
         ControlRoutes(console: self).register(on: console)
     }
 

@@ -22,7 +22,7 @@ public func buildRouter(
     }
     // The access log and the request metrics outside the error middleware: failures count too, with their status.
     _ = ServerMetrics.registry
-    router.add(middleware: AccessLogMiddleware())
+    router.add(middleware: AccessLogMiddleware(recent: services.requests))
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ErrorMiddleware())
     // Asset bytes stream: their routes come before the body deadline, which reads bodies whole.

@@ -63,6 +63,7 @@ struct PageChrome: Sendable {
             "home": "/console?" + QueryText.join([("container", container), ("environment", environment)]),
             "sideBySide": "\(base)/\(environment)/side-by-side",
             "timeline": "\(base)/\(environment)/timeline",
+            "requests": "\(base)/\(environment)/requests",
             "schema": "\(base)/\(environment)/schema",
             "faults": "\(base)/\(environment)/faults",
             "accounts": "\(base)/\(environment)/accounts",

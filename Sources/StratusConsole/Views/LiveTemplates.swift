@@ -35,6 +35,21 @@ enum LiveTemplates {
             <th scope="col">Database</th><th scope="col">Zone</th><th scope="col">Records</th><th scope="col">Outcome</th></tr></thead>
             <tbody>{{> timelineRows}}</tbody></table></div>
             """),
+        ("requests", """
+            <form method="get" action="{{action}}" class="row"><div><label for="account">Account</label><select id="account" name="account">
+            <option value="">Every account</option>{{#accounts}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/accounts}}</select></div>
+            <div><label for="zoneFilter">Zone</label><input id="zoneFilter" name="zone" value="{{zone}}"></div>
+            <div><label for="errors"><input type="checkbox" id="errors" name="errors" value="1"{{#errorsOnly}} checked{{/errorsOnly}}> Only with errors</label></div>
+            <div><button type="submit">Filter</button></div></form>
+            <div class="scroll" data-timeline data-rows="{{rowsPath}}" data-latest="{{latest}}"><table aria-live="polite">
+            <thead><tr><th scope="col">Time</th><th scope="col">Request</th><th scope="col">Status</th><th scope="col">Account</th>
+            <th scope="col">Device</th><th scope="col">Database</th><th scope="col">Zones</th><th scope="col">Errors</th><th scope="col">ms</th></tr></thead>
+            <tbody>{{> requestRows}}</tbody></table></div>
+            """),
+        ("requestRows", """
+            {{#rows}}<tr class="{{#failed}}kind-fault{{/failed}}" data-sequence="{{sequence}}"><td>{{time}}</td><td class="mono">{{request}}</td>
+            <td>{{status}}</td><td>{{account}}</td><td>{{device}}</td><td>{{database}}</td><td>{{zones}}</td><td>{{errors}}</td><td>{{duration}}</td></tr>{{/rows}}
+            """),
         ("timelineRows", """
             {{#rows}}<tr class="kind-{{kind}}" data-sequence="{{sequence}}"><td>{{time}}</td><td>{{kind}}</td><td>{{account}}</td><td>{{device}}</td>
             <td>{{database}}</td><td>{{zone}}</td><td>{{records}}</td><td>{{outcome}}</td></tr>{{/rows}}

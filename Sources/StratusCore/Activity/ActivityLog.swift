@@ -37,50 +37,30 @@ public final class ActivityLog: Sendable {
         }
     }
 
-    public let capacity: Int
-    private let state: Mutex<State>
-
-    private struct State {
-        var entries: [ActivityEntry] = []
-        /// Where the next entry goes once the ring is full.
-        var oldest = 0
-        var sequence: Int64 = 0
-    }
+    public var capacity: Int { state.withLock { $0.capacity } }
+    private let state: Mutex<RingBuffer<ActivityEntry>>
 
     public init(capacity: Int = 2_000) {
-        self.capacity = max(1, capacity)
-        self.state = Mutex(State())
+        self.state = Mutex(RingBuffer(capacity: capacity))
     }
 
     /// Adds an entry (its sequence is assigned here) and returns that sequence.
     @discardableResult
     public func record(_ entry: ActivityEntry) -> Int64 {
-        state.withLock { state in
-            state.sequence += 1
-            var entry = entry
-            entry.sequence = state.sequence
-            if state.entries.count < capacity {
-                state.entries.append(entry)
-            } else {
-                state.entries[state.oldest] = entry
-                state.oldest = (state.oldest + 1) % capacity
+        state.withLock { ring in
+            ring.append { sequence in
+                var entry = entry
+                entry.sequence = sequence
+                return entry
             }
-            return state.sequence
         }
     }
 
     /// Entries the filter admits, newest first, at most `filter.limit`.
     public func entries(_ filter: Filter) -> ActivityResponse {
-        state.withLock { state in
-            var found: [ActivityEntry] = []
-            let count = state.entries.count
-            // Newest first: walk the ring backwards from the entry before `oldest`.
-            for step in 0..<count where found.count < filter.limit {
-                let entry = state.entries[(state.oldest - 1 - step + 2 * count) % count]
-                if entry.sequence <= filter.after { break }
-                if filter.admits(entry) { found.append(entry) }
-            }
-            return ActivityResponse(entries: found, latest: state.sequence)
+        state.withLock { ring in
+            let found = ring.newestFirst(limit: filter.limit) { entry in entry.sequence <= filter.after ? nil : filter.admits(entry) }
+            return ActivityResponse(entries: found, latest: ring.latest)
         }
     }
 }

@@ -23,6 +23,8 @@ public struct StratusServices: Sendable {
     public let faults: FaultInjector
     /// The newest commits and fired faults (admin `activity`, the console's timeline).
     public let activity: ActivityLog
+    /// The newest requests the server answered (the request log's lines, for the console).
+    public let requests = RecentRequests()
     /// Asset uploads, downloads, rereference and collection.
     public let assets: AssetService
     public let configuration: CoreConfiguration

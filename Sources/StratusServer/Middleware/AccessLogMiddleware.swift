@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Logging
 import StratusCore
@@ -9,15 +10,16 @@ import StratusModel
 struct AccessLogMiddleware: RouterMiddleware {
     typealias Context = StratusRequestContext
 
+    /// Where each line is also kept for the console's Requests view.
+    let recent: RecentRequests
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         let response = try await next(request, context)
         let elapsed = ContinuousClock.now - start
         let facts = context.facts.facts
-        var metadata: Logger.Metadata = [
-            "status": "\(response.status.code)",
-            "duration_ms": "\(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)",
-        ]
+        let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+        var metadata: Logger.Metadata = ["status": "\(response.status.code)", "duration_ms": "\(milliseconds)"]
         if let database = facts.database {
             metadata["container"] = .string(database.container)
             metadata["environment"] = .string(database.environment.rawValue)
@@ -31,6 +33,15 @@ struct AccessLogMiddleware: RouterMiddleware {
             metadata["item_errors"] = .string(facts.itemErrors.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ","))
         }
         context.logger.info("\(request.method) \(request.uri.path) \(response.status.code)", metadata: metadata)
+        // Only CKWS requests (the console and the admin API would list themselves).
+        if let database = facts.database {
+            recent.record(RequestRecord(
+                time: Int64((Date().timeIntervalSince1970 * 1000).rounded()), method: "\(request.method)", path: request.uri.path,
+                status: response.status.code, container: database.container, environment: database.environment, database: database.scope,
+                zones: facts.zones, userRecordName: facts.account, deviceID: facts.deviceID, errorCode: facts.errorCode?.rawValue,
+                itemErrors: facts.itemErrors, durationMilliseconds: milliseconds
+            ))
+        }
         return response
     }
 }
