@@ -120,12 +120,33 @@ final class StratusServerProcess: @unchecked Sendable {
         throw ServerFailure("stratus serve did not start on port \(port); see \(log.path)")
     }
 
+    /// SIGTERM, then waits (at most 30 s, then SIGKILL) until the process has exited. It watches
+    /// `/proc` rather than calling `Process.waitUntilExit()`: that waits for Foundation's SIGCHLD
+    /// handler, which never ran while the test process's few threads were all busy (a hang seen
+    /// in CI with the child already a zombie).
     private func terminate() {
-        if let process, process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        process = nil
+        guard let process else { return }
+        #if os(Linux)
+        let pid = process.processIdentifier
+        if Self.isAlive(pid) { process.terminate() }
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, Self.isAlive(pid) { usleep(10_000) }
+        if Self.isAlive(pid) { kill(pid, SIGKILL) }
+        #else
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        #endif
+        self.process = nil
+    }
+
+    /// Whether `pid` still runs: it exists and is not a zombie (an exited child not yet reaped).
+    private static func isAlive(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        // The state follows the command name in parentheses: `pid (comm) S …`.
+        let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
+        return state != "Z" && state != "X"
     }
 
     /// A port nothing listens on now (bound once to port 0, then released).
