@@ -43,8 +43,8 @@ struct RecordRoutes: Sendable {
         return (notice, next)
     }
 
-    /// The records/modify operation a record form asks for: save (create, or set one field of an
-    /// existing record), edit (every field of the form, with the change tag it was read at) or delete.
+    /// The records/modify operation a record form asks for: save (create, or set up to three fields
+    /// of an existing record at once), edit (every field of the form, with the change tag it was read at) or delete.
     static func operation(
         from form: FormFields, place: Place, services: StratusServices, origin: String
     ) async throws -> (RecordOperation, String) {
@@ -67,20 +67,35 @@ struct RecordRoutes: Sendable {
             let record = Record(recordName: name, recordChangeTag: form["changeTag"], fields: fields)
             return (RecordOperation(form["changeTag"] == nil ? .forceUpdate : .update, record), "Record \(name) saved.")
         default:
-            let fieldName = try form.required("field", label: "the field name")
-            let field = try FieldText.field(named: fieldName, type: form["type"] ?? "STRING", text: form.raw("value") ?? "")
+            let fields = try saveFormFields(form)
             let found = try await services.records.lookup(
                 LookupRecordsRequest(records: [.init(recordName: name, desiredKeys: [])], zoneID: place.zoneID),
                 scope: place.scope(origin: origin)
             )
             if let existing = found.records.first?.record {
-                let record = Record(recordName: name, recordChangeTag: existing.recordChangeTag, fields: [fieldName: field])
+                let record = Record(recordName: name, recordChangeTag: existing.recordChangeTag, fields: fields)
                 return (RecordOperation(.update, record), "Record \(name) saved.")
             }
             let type = try form.required("recordType", label: "the record type")
-            return (RecordOperation(.create, Record(recordName: name, recordType: type, fields: [fieldName: field])), "Record \(name) created.")
+            return (RecordOperation(.create, Record(recordName: name, recordType: type, fields: fields)), "Record \(name) created.")
         }
     }
+
+    /// The rows of the save form, saved together: `field`/`type`/`value`, then `field2`… up to
+    /// ``saveFormRows`` (a row without a field name is left out; at least one is needed).
+    static func saveFormFields(_ form: FormFields) throws -> [String: Field] {
+        var fields: [String: Field] = [:]
+        for row in 1...saveFormRows {
+            let suffix = row == 1 ? "" : String(row)
+            guard let fieldName = form["field\(suffix)"] else { continue }
+            fields[fieldName] = try FieldText.field(named: fieldName, type: form["type\(suffix)"] ?? "STRING", text: form.raw("value\(suffix)") ?? "")
+        }
+        if fields.isEmpty { _ = try form.required("field", label: "the field name") }
+        return fields
+    }
+
+    /// How many field rows the save form offers.
+    static let saveFormRows = 3
 
     /// One records/modify in the place's zone; a per-record error becomes the failure.
     @discardableResult

@@ -1,6 +1,6 @@
 /// Templates of one record: saving one, its page, its share, and the query builder.
 enum RecordTemplates {
-    /// Creates a record or sets one field of an existing one (used on zone pages and in panes).
+    /// Creates a record or sets up to three fields of an existing one at once (zone pages, panes).
     static let saveForm = """
         <form method="post" action="{{savePath}}"{{#paneForm}} data-pane-form{{/paneForm}}><fieldset><legend>Save a record</legend>
         <input type="hidden" name="formToken" value="{{formToken}}"><input type="hidden" name="back" value="{{back}}">
@@ -11,6 +11,12 @@ enum RecordTemplates {
         <div class="row"><div><label for="{{idPrefix}}fieldName">Field</label><input id="{{idPrefix}}fieldName" name="field" value="title"></div>
         <div><label for="{{idPrefix}}fieldType">Type</label><select id="{{idPrefix}}fieldType" name="type">{{#types}}<option value="{{type}}">{{type}}</option>{{/types}}</select></div>
         <div><label for="{{idPrefix}}fieldValue">Value</label><input id="{{idPrefix}}fieldValue" name="value"></div></div>
+        <div class="row"><div><label for="{{idPrefix}}fieldName2">Another field</label><input id="{{idPrefix}}fieldName2" name="field2"></div>
+        <div><label for="{{idPrefix}}fieldType2">Type</label><select id="{{idPrefix}}fieldType2" name="type2">{{#types}}<option value="{{type}}">{{type}}</option>{{/types}}</select></div>
+        <div><label for="{{idPrefix}}fieldValue2">Value</label><input id="{{idPrefix}}fieldValue2" name="value2"></div></div>
+        <div class="row"><div><label for="{{idPrefix}}fieldName3">Another field</label><input id="{{idPrefix}}fieldName3" name="field3"></div>
+        <div><label for="{{idPrefix}}fieldType3">Type</label><select id="{{idPrefix}}fieldType3" name="type3">{{#types}}<option value="{{type}}">{{type}}</option>{{/types}}</select></div>
+        <div><label for="{{idPrefix}}fieldValue3">Value</label><input id="{{idPrefix}}fieldValue3" name="value3"></div></div>
         <p><button type="submit">Save record</button></p></fieldset></form>
         """
 
