@@ -109,6 +109,7 @@ public struct Console: Sendable {
                 return Self.redirect(Self.safePath(outcome.next) ?? back)
             } catch {
                 sessions.setNotice(.init(text: ConsoleFailure.from(error).message, isError: true), for: console.session.id)
+                sessions.setRefusedForm(console.form.typed, for: console.session.id)
                 return Self.redirect(back)
             }
         }
@@ -137,6 +138,7 @@ public struct Console: Sendable {
     func chrome(_ request: ConsoleRequest, place: Place?, crumbs: [(label: String, href: String)] = []) -> PageChrome {
         PageChrome(
             formToken: request.session.formToken, notice: sessions.takeNotice(request.session.id),
+            refusedForm: sessions.takeRefusedForm(request.session.id),
             container: place?.container ?? request.query["container"] ?? DevSeeder.container,
             environment: (place?.environment ?? ContainerEnvironment(rawValue: request.query["environment"] ?? "") ?? .development).rawValue,
             crumbs: crumbs

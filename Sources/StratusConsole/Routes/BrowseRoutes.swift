@@ -109,11 +109,10 @@ struct BrowseRoutes: Sendable {
             "savePath": "\(place.databasePath)/records", "zonesPath": "\(place.databasePath)/zones",
             "toolsPath": "\(place.databasePath)/zone-tools", "sharePath": "\(place.databasePath)/share",
             "queryPath": place.zonePath("query"), "back": place.zonePath(), "databasePath": place.databasePath,
-            "types": FieldText.editableTypes.map { ["type": $0.rawValue] },
             "isOwner": scope == .private, "isPrivate": scope == .private, "isPublic": scope == .public,
             "zoneShare": place.sharePath(ShareNames.zoneWideShare),
             "participants": SharePermission.choices,
-        ]
+        ].merging(SaveFormValues.values()) { current, _ in current }
         // Mustache renders a section for any string, even an empty one: absent means no.
         if let next = page.nextPage { values["next"] = place.zonePath("zone", [("page", next), ("sort", sort)]) }
         let title = "\(place.zone ?? "") · \(AccountDirectory.name(account)) · \(scope.rawValue.capitalized)"

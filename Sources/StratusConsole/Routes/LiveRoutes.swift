@@ -84,8 +84,8 @@ struct LiveRoutes: Sendable {
         var values: [String: Any] = [
             "formToken": request.session.formToken, "paneForm": true, "savePath": "\(place.base)/pane?\(Self.paneQuery(place, side: side))",
             "zoneField": place.zone ?? "", "ownerField": place.owner ?? "", "idPrefix": "pane-\(side)-",
-            "types": FieldText.editableTypes.map { ["type": $0.rawValue] }, "zoneHref": place.zonePath(),
-        ]
+            "zoneHref": place.zonePath(),
+        ].merging(SaveFormValues.values()) { current, _ in current }
         if let notice { values["notice"] = ["text": notice.text, "isError": notice.isError] }
         if place.zoneID != nil {
             let page = try await ZoneListing.records(in: place, page: nil, limit: Self.paneRecords, services: services, origin: request.origin)

@@ -13,6 +13,8 @@ struct ConsoleSession: Sendable {
     var lastSeen: ContinuousClock.Instant
     /// What the last action did, shown once on the page it leads to.
     var notice: Notice?
+    /// The fields of a form the server refused, shown again (once) so nothing is typed twice.
+    var refusedForm: [String: String]?
     /// Push tokens the console made to watch an account's database, by `user/container/environment`.
     var watchTokens: [String: String] = [:]
     /// Database subscriptions the console added to accounts that had none: removed at sign-out.
@@ -87,6 +89,19 @@ final class ConsoleSessions: Sendable {
 
     func setNotice(_ notice: ConsoleSession.Notice, for id: String) {
         sessions.withLock { $0[id]?.notice = notice }
+    }
+
+    /// Keeps a refused form's fields for the page the refusal leads to.
+    func setRefusedForm(_ fields: [String: String], for id: String) {
+        sessions.withLock { $0[id]?.refusedForm = fields }
+    }
+
+    /// Takes the refused form's fields, if any.
+    func takeRefusedForm(_ id: String) -> [String: String]? {
+        sessions.withLock { sessions in
+            defer { sessions[id]?.refusedForm = nil }
+            return sessions[id]?.refusedForm
+        }
     }
 
     func watchToken(_ key: String, of id: String) -> String? {

@@ -20,6 +20,9 @@ struct FormFields: Sendable {
     /// The field's value as sent (a text area keeps its spaces).
     func raw(_ name: String) -> String? { values[name] }
 
+    /// What the user typed: every field but the form's bookkeeping (its token, where to go back).
+    var typed: [String: String] { values.filter { $0.key != "formToken" && $0.key != "back" } }
+
     /// The field's value, or a readable refusal naming the field's label.
     func required(_ name: String, label: String) throws(ConsoleFailure) -> String {
         guard let value = self[name] else { throw ConsoleFailure("Fill in \(label).") }

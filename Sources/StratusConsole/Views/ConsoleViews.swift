@@ -30,7 +30,10 @@ struct ConsoleViews: Sendable {
     ) -> Response {
         var layout = chrome.values
         layout["title"] = title
-        layout["body"] = render(name, values.merging(["formToken": chrome.formToken]) { current, _ in current })
+        var body = values.merging(["formToken": chrome.formToken]) { current, _ in current }
+        // A refused save comes back with what was typed in it.
+        if let refused = chrome.refusedForm { body.merge(SaveFormValues.values(refused: refused)) { _, typed in typed } }
+        layout["body"] = render(name, body)
         return Self.html(render("layout", layout), status: status)
     }
 
@@ -51,6 +54,8 @@ struct ConsoleViews: Sendable {
 struct PageChrome: Sendable {
     var formToken: String
     var notice: ConsoleSession.Notice?
+    /// The fields of the form the server just refused, to show again.
+    var refusedForm: [String: String]?
     var container: String
     var environment: String
     /// Breadcrumb links, outermost first.

@@ -6,17 +6,11 @@ enum RecordTemplates {
         <input type="hidden" name="formToken" value="{{formToken}}"><input type="hidden" name="back" value="{{back}}">
         <input type="hidden" name="operation" value="save"><input type="hidden" name="zone" value="{{zoneField}}">
         <input type="hidden" name="owner" value="{{ownerField}}">
-        <div class="row"><div><label for="{{idPrefix}}recordName">Record name</label><input id="{{idPrefix}}recordName" name="name" required></div>
-        <div><label for="{{idPrefix}}recordType">Record type (for a new record)</label><input id="{{idPrefix}}recordType" name="recordType" value="Destination"></div></div>
-        <div class="row"><div><label for="{{idPrefix}}fieldName">Field</label><input id="{{idPrefix}}fieldName" name="field" value="title"></div>
-        <div><label for="{{idPrefix}}fieldType">Type</label><select id="{{idPrefix}}fieldType" name="type">{{#types}}<option value="{{type}}">{{type}}</option>{{/types}}</select></div>
-        <div><label for="{{idPrefix}}fieldValue">Value</label><input id="{{idPrefix}}fieldValue" name="value"></div></div>
-        <div class="row"><div><label for="{{idPrefix}}fieldName2">Another field</label><input id="{{idPrefix}}fieldName2" name="field2"></div>
-        <div><label for="{{idPrefix}}fieldType2">Type</label><select id="{{idPrefix}}fieldType2" name="type2">{{#types}}<option value="{{type}}">{{type}}</option>{{/types}}</select></div>
-        <div><label for="{{idPrefix}}fieldValue2">Value</label><input id="{{idPrefix}}fieldValue2" name="value2"></div></div>
-        <div class="row"><div><label for="{{idPrefix}}fieldName3">Another field</label><input id="{{idPrefix}}fieldName3" name="field3"></div>
-        <div><label for="{{idPrefix}}fieldType3">Type</label><select id="{{idPrefix}}fieldType3" name="type3">{{#types}}<option value="{{type}}">{{type}}</option>{{/types}}</select></div>
-        <div><label for="{{idPrefix}}fieldValue3">Value</label><input id="{{idPrefix}}fieldValue3" name="value3"></div></div>
+        <div class="row"><div><label for="{{idPrefix}}recordName">Record name</label><input id="{{idPrefix}}recordName" name="name" value="{{saveName}}" required></div>
+        <div><label for="{{idPrefix}}recordType">Record type (for a new record)</label><input id="{{idPrefix}}recordType" name="recordType" value="{{saveRecordType}}"></div></div>
+        {{#saveRows}}<div class="row"><div><label for="{{idPrefix}}fieldName{{suffix}}">{{label}}</label><input id="{{idPrefix}}fieldName{{suffix}}" name="field{{suffix}}" value="{{field}}"></div>
+        <div><label for="{{idPrefix}}fieldType{{suffix}}">Type</label><select id="{{idPrefix}}fieldType{{suffix}}" name="type{{suffix}}">{{#rowTypes}}<option value="{{type}}"{{#selected}} selected{{/selected}}>{{type}}</option>{{/rowTypes}}</select></div>
+        <div><label for="{{idPrefix}}fieldValue{{suffix}}">Value</label><input id="{{idPrefix}}fieldValue{{suffix}}" name="value{{suffix}}" value="{{value}}"></div></div>{{/saveRows}}
         <p><button type="submit">Save record</button></p></fieldset></form>
         """
 

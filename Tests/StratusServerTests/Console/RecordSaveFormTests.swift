@@ -34,4 +34,27 @@ import Testing
             #expect(record.fields?["caption"]?.value == .string("Lisbon"), "a field the form did not name stays")
         }
     }
+
+    @Test func aSaveTheServerRefusesComesBackWithWhatWasTypedOnceAndTheNextPageIsBlank() async throws {
+        try await TestServer.run { server in
+            _ = try await server.createZone("Trips")
+            var browser = ConsoleBrowser(server)
+            _ = try await browser.signIn()
+            let alice = "/console/c/\(DevSeeder.container)/development/u/\(server.userRecordName("alice"))/private"
+            let zone = "\(alice)/zone?zone=Trips"
+            _ = try await browser.get(zone)
+            let refused = try await browser.post("\(alice)/records", [
+                ("operation", "save"), ("zone", "Trips"), ("name", "porto"), ("recordType", "Destination"),
+                ("field", "nights"), ("type", "INT64"), ("value", "twelve"), ("field2", "caption"), ("type2", "STRING"), ("value2", "Porto"),
+                ("back", zone),
+            ])
+            #expect(refused.text.contains("notice error"), "the refusal is shown")
+            #expect(refused.text.contains("name=\"name\" value=\"porto\""))
+            #expect(refused.text.contains("name=\"value\" value=\"twelve\"") && refused.text.contains("name=\"value2\" value=\"Porto\""))
+            #expect(refused.text.contains("<option value=\"INT64\" selected>"), "the row's type is still chosen")
+            #expect(try await server.lookup(["porto"], zone: "Trips").first?.value == nil, "nothing saved")
+            let again = try await browser.get(zone)
+            #expect(!again.text.contains("twelve"), "shown once")
+        }
+    }
 }
