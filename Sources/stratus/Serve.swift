@@ -112,11 +112,11 @@ struct Serve: AsyncParsableCommand {
                 } else {
                     try await DataDirectoryLock(directory: dataURL).holding { try await AdminTokenFile(directory: dataURL).ensure(with: services) }
                 }
-                try claim?.record(url: "http://\(host):\(boundPort)")
+                try claim?.record(url: "http://\(reachableHost):\(boundPort)")
                 Serve.say("Store: \(storeDescription)")
                 Serve.say("Stratus listening on http://\(host):\(boundPort)")
                 let tokenFile = dataURL.appendingPathComponent(dev ? "dev-credentials.json" : "admin-token").path
-                Serve.say("Console: http://\(host):\(boundPort)/console (sign in with the admin token in \(tokenFile))")
+                Serve.say("Console: http://\(reachableHost):\(boundPort)/console (sign in with the admin token in \(tokenFile))")
             } catch {
                 Serve.say("stratus: cannot prepare the data directory: \(error)")
                 Foundation.exit(1)
