@@ -52,8 +52,14 @@ struct AdminConnection: ParsableArguments {
         let credentials = try devCredentials()
         // An empty variable is an unset one.
         let variables = environment.filter { !$0.value.isEmpty }
-        let url = server ?? variables["STRATUS_URL"] ?? runningServerURL ?? credentials?.serverURL ?? "http://127.0.0.1:8080"
-        guard let token = adminToken ?? variables["STRATUS_ADMIN_TOKEN"] ?? credentials?.adminToken else {
+        let named = server ?? variables["STRATUS_URL"]
+        let local = runningServerURL ?? credentials?.serverURL
+        let url = named ?? local ?? "http://127.0.0.1:8080"
+        // The implicit ./stratus-data speaks for its own server only: its admin token never goes
+        // to another server a --server or STRATUS_URL names (an explicit --data still does).
+        let trim = { (url: String?) in url.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } }
+        let localToken = data == nil && named != nil && trim(named) != trim(local) ? nil : credentials?.adminToken
+        guard let token = adminToken ?? variables["STRATUS_ADMIN_TOKEN"] ?? localToken else {
             throw ValidationError(
                 "no admin token: pass --admin-token, set STRATUS_ADMIN_TOKEN, or run where `stratus serve --dev` keeps ./stratus-data (or name it with --data)"
             )
