@@ -33,7 +33,7 @@ struct LiveRoutes: Sendable {
             let user = fields["\(side)u"], scope = DatabaseScope(rawValue: fields["\(side)s"] ?? "") ?? .private
             var pane: [String: Any] = [
                 "side": side, "label": label, "zone": fields["\(side)z"] ?? "",
-                "accounts": people.accounts.map { ["value": $0.userRecordName, "label": AccountDirectory.label($0), "selected": $0.userRecordName == user] },
+                "accounts": people.choices(selected: user),
                 "owners": people.accounts.map { ["value": $0.userRecordName, "label": AccountDirectory.name($0), "selected": $0.userRecordName == fields["\(side)o"]] },
                 "databases": DatabaseScope.allCases.map { ["value": $0.rawValue, "label": $0.rawValue.capitalized, "selected": $0 == scope] },
             ]

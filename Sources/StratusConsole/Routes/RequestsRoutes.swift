@@ -27,7 +27,7 @@ struct RequestsRoutes: Sendable {
             "rows": Self.rows(found.records, people: people), "latest": found.latest,
             "rowsPath": "\(place.base)/requests/rows?" + query, "action": "\(place.base)/requests", "zone": filter.zoneName ?? "",
             "errorsOnly": filter.errorsOnly,
-            "accounts": people.accounts.map { ["value": $0.userRecordName, "label": AccountDirectory.label($0), "selected": $0.userRecordName == filter.userRecordName] },
+            "accounts": people.choices(selected: filter.userRecordName),
         ]
         return console.views.page("requests", title: "Requests", values, chrome: console.chrome(request, place: place))
     }
@@ -38,9 +38,7 @@ struct RequestsRoutes: Sendable {
         let after = request.query["after"].flatMap { Int64($0) } ?? 0
         let found = services.requests.entries(Self.filter(request, place: place, after: after))
         let people = try await AccountDirectory.load(services.identity)
-        var response = ConsoleViews.html(console.views.render("requestRows", ["rows": Self.rows(found.records, people: people)]))
-        response.headers[.activityLatest] = String(found.latest)
-        return response
+        return ConsoleViews.liveRows(console.views.render("requestRows", ["rows": Self.rows(found.records, people: people)]), latest: found.latest)
     }
 
     static func filter(_ request: ConsoleRequest, place: Place, after: Int64) -> RecentRequests.Filter {

@@ -24,7 +24,7 @@ struct TimelineRoutes: Sendable {
             "rows": Self.rows(found.entries, people: people), "latest": found.latest,
             "rowsPath": "\(place.base)/timeline/rows?" + QueryText.join([("account", filter.userRecordName), ("zone", filter.zoneName)]),
             "action": "\(place.base)/timeline", "zone": filter.zoneName ?? "",
-            "accounts": people.accounts.map { ["value": $0.userRecordName, "label": AccountDirectory.label($0), "selected": $0.userRecordName == filter.userRecordName] },
+            "accounts": people.choices(selected: filter.userRecordName),
         ]
         return console.views.page("timeline", title: "Timeline", values, chrome: console.chrome(request, place: place))
     }
@@ -35,9 +35,7 @@ struct TimelineRoutes: Sendable {
         let after = request.query["after"].flatMap { Int64($0) } ?? 0
         let found = services.activity.entries(Self.filter(request, place: place, after: after))
         let people = try await AccountDirectory.load(services.identity)
-        var response = ConsoleViews.html(console.views.render("timelineRows", ["rows": Self.rows(found.entries, people: people)]))
-        response.headers[.activityLatest] = String(found.latest)
-        return response
+        return ConsoleViews.liveRows(console.views.render("timelineRows", ["rows": Self.rows(found.entries, people: people)]), latest: found.latest)
     }
 
     static func filter(_ request: ConsoleRequest, place: Place, after: Int64) -> ActivityLog.Filter {
@@ -65,6 +63,16 @@ struct TimelineRoutes: Sendable {
                         + (entry.notifiedUserRecordNames.isEmpty ? "" : " to " + entry.notifiedUserRecordNames.map { people.name($0) }.joined(separator: ", ")),
             ]
         }
+    }
+}
+
+extension ConsoleViews {
+    /// A live table's newer rows (a fragment), with the newest sequence they reflect in
+    /// `X-Activity-Latest` (the page's script asks for rows after it next time).
+    static func liveRows(_ rows: String, latest: Int64) -> Response {
+        var response = html(rows)
+        response.headers[.activityLatest] = String(latest)
+        return response
     }
 }
 

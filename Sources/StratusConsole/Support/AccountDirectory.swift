@@ -31,4 +31,9 @@ struct AccountDirectory: Sendable {
 
     /// The name with the email: what links to an account say.
     static func label(_ account: AccountInfo) -> String { "\(name(account)) (\(account.email))" }
+
+    /// The accounts as a select's options (name and email), `selected` chosen.
+    func choices(selected: String?) -> [[String: Any]] {
+        accounts.map { ["value": $0.userRecordName, "label": Self.label($0), "selected": $0.userRecordName == selected] }
+    }
 }
