@@ -123,7 +123,6 @@ struct Serve: AsyncParsableCommand {
             }
         } mount: { console.register(on: $0) }
         try await app.runService()
-        claim?.holdForLife()
     }
 
     /// A line on standard output, written unbuffered so it appears at once, even through a pipe.

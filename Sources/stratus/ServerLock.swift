@@ -28,6 +28,7 @@ struct ServerLock {
         }
     }
 
+    /// Never closed: the claim lasts until the process ends, when the kernel lets it go.
     private let descriptor: Int32
     private let holderURL: URL
 
@@ -52,7 +53,4 @@ struct ServerLock {
         let holder = Holder(pid: getpid(), url: url)
         try JSONEncoder().encode(holder).write(to: holderURL, options: .atomic)
     }
-
-    /// Keeps the claim until the process ends (the descriptor is never closed before).
-    func holdForLife() { withExtendedLifetime(descriptor) {} }
 }
