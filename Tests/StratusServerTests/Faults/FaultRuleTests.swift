@@ -185,7 +185,8 @@ extension TestServer {
             "POST \(TestServer.base)/private/\(operation)?\(query("alice")) HTTP/1.1\r\nHost: localhost\r\n"
                 + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
         )
-        return try await connection.receive(waiting: 10)
+        // The whole answer: its body may come in a segment after its headers.
+        return try await connection.receiveUntilClosed(waiting: 10)
     }
 
     func faults() async throws -> FaultsResponse {

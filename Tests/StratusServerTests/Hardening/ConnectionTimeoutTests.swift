@@ -104,6 +104,21 @@ final class RawConnection {
         return count > 0 ? String(decoding: buffer.prefix(count), as: UTF8.self) : ""
     }
 
+    /// Everything the server sends until it closes the connection (or `seconds` pass): a whole
+    /// answer, however many segments it came in (`""`: closed without one).
+    func receiveUntilClosed(waiting seconds: Double) async throws -> String {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while ContinuousClock.now < deadline {
+            guard try await waitForData(seconds: max(0, Double((deadline - ContinuousClock.now).components.seconds) + 0.05)) else { break }
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            received += buffer.prefix(count)
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
     /// Whether the server answered or closed the connection within `seconds`.
     func waitForData(seconds: Double) async throws -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
