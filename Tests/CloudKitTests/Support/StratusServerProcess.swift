@@ -13,7 +13,7 @@ final class StratusServerProcess: @unchecked Sendable {
     let port: Int
     let data: URL
     private let extra: [String]
-    private var process: Process?
+    private var pid: pid_t?
     private var launches = 0
 
     /// The server's dev credentials file (what ``StratusConnection/init(devCredentials:account:)`` reads).
@@ -48,14 +48,7 @@ final class StratusServerProcess: @unchecked Sendable {
     /// its exit status. For what no app can do through CloudKit's API: quotas, say.
     @discardableResult
     func stratus(_ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments + ["--data", data.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        ChildProcess.wait(try ChildProcess.spawn(Self.binary.path, arguments + ["--data", data.path], output: "/dev/null"))
     }
 
     static func start(_ extra: [String]) async throws -> StratusServerProcess {
@@ -97,18 +90,12 @@ final class StratusServerProcess: @unchecked Sendable {
     /// credentials seeded or re-validated, and for the port to answer.
     private func launch() async throws {
         launches += 1
-        if !FileManager.default.fileExists(atPath: log.path) { _ = FileManager.default.createFile(atPath: log.path, contents: nil) }
-        let handle = try FileHandle(forWritingTo: log)
-        handle.seekToEndOfFile()
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = ["serve", "--dev", "--host", "127.0.0.1", "--port", String(port), "--data", data.path] + extra
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        self.process = process
+        let child = try ChildProcess.spawn(
+            Self.binary.path, ["serve", "--dev", "--host", "127.0.0.1", "--port", String(port), "--data", data.path] + extra, output: log.path
+        )
+        pid = child
         let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, process.isRunning {
+        while Date() < deadline, ChildProcess.isRunning(child) {
             let printed = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             if printed.components(separatedBy: "Stratus listening on").count > launches, FileManager.default.fileExists(atPath: credentials.path),
                 Self.canConnect(port)
@@ -120,33 +107,10 @@ final class StratusServerProcess: @unchecked Sendable {
         throw ServerFailure("stratus serve did not start on port \(port); see \(log.path)")
     }
 
-    /// SIGTERM, then waits (at most 30 s, then SIGKILL) until the process has exited. It watches
-    /// `/proc` rather than calling `Process.waitUntilExit()`: that waits for Foundation's SIGCHLD
-    /// handler, which never ran while the test process's few threads were all busy (a hang seen
-    /// in CI with the child already a zombie).
+    /// SIGTERM, then waits (at most 30 s, then SIGKILL) until the process has exited.
     private func terminate() {
-        guard let process else { return }
-        #if os(Linux)
-        let pid = process.processIdentifier
-        if Self.isAlive(pid) { process.terminate() }
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, Self.isAlive(pid) { usleep(10_000) }
-        if Self.isAlive(pid) { kill(pid, SIGKILL) }
-        #else
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        #endif
-        self.process = nil
-    }
-
-    /// Whether `pid` still runs: it exists and is not a zombie (an exited child not yet reaped).
-    private static func isAlive(_ pid: Int32) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let close = stat.lastIndex(of: ")")
-        else { return false }
-        // The state follows the command name in parentheses: `pid (comm) S …`.
-        let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
-        return state != "Z" && state != "X"
+        if let pid { ChildProcess.terminate(pid) }
+        pid = nil
     }
 
     /// A port nothing listens on now (bound once to port 0, then released).
