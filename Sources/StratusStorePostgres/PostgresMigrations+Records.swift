@@ -227,7 +227,5 @@ extension PostgresMigrations {
         )
         """,
         "CREATE INDEX record_assets_blob ON record_assets (checksum)",
-        // What every instance shares beyond the data: fault rules (SharedSettings).
-        "CREATE TABLE shared_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at BIGINT NOT NULL)",
     ]
 }

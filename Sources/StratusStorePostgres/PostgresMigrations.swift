@@ -68,6 +68,11 @@ enum PostgresMigrations {
             "ALTER TABLE api_tokens ADD COLUMN IF NOT EXISTS allowed_origins TEXT NOT NULL DEFAULT ''",
             "ALTER TABLE api_tokens ADD COLUMN IF NOT EXISTS sign_in_callback_url TEXT",
         ]),
+        // What every instance shares beyond the data: fault rules (SharedSettings). Added to p2
+        // after it landed, so a database that ran p2 as edited has it already.
+        ("p4-shared-settings", [
+            "CREATE TABLE IF NOT EXISTS shared_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at BIGINT NOT NULL)",
+        ]),
     ]
 
     /// Applies the migrations this database lacks; answers their names.

@@ -17,7 +17,7 @@ extension PostgresStore {
     }
 
     /// The first row of `rows` decoded by `decode`, or `nil` when there is none.
-    func first<T>(_ rows: PostgresRowSequence, _ decode: (PostgresRow) throws -> T) async throws(StoreError) -> T? {
+    package func first<T>(_ rows: PostgresRowSequence, _ decode: (PostgresRow) throws -> T) async throws(StoreError) -> T? {
         do {
             for try await row in rows { return try decode(row) }
             return nil

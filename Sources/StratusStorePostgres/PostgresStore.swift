@@ -65,7 +65,7 @@ public final class PostgresStore: RecordStore, Sendable {
 
     /// One statement's result rows.
     @discardableResult
-    func query(_ query: PostgresQuery) async throws(StoreError) -> PostgresRowSequence {
+    package func query(_ query: PostgresQuery) async throws(StoreError) -> PostgresRowSequence {
         do {
             return try await client.query(query, logger: logger)
         } catch {

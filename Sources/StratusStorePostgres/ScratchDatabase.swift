@@ -13,9 +13,10 @@ package struct ScratchDatabase: Sendable {
 
     /// Creates the database `name` (a fresh random name by default) and migrates it. With
     /// `reuse`, an existing database of that name is kept as it is (a restarted server's data).
-    /// `maximumConnections` sizes the store's pool (tests run many stores on one server at once).
+    /// `maximumConnections` sizes the store's pool (tests run many stores on one server at once);
+    /// `migrate: false` leaves the database empty (a migration test loads an old schema first).
     package static func create(
-        on serverURL: String, name: String? = nil, reuse: Bool = false, maximumConnections: Int = 20
+        on serverURL: String, name: String? = nil, reuse: Bool = false, maximumConnections: Int = 20, migrate: Bool = true
     ) async throws(StoreError) -> ScratchDatabase {
         let server = try PostgresLocation(url: serverURL)
         let name = name ?? "stratus_scratch_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
@@ -34,7 +35,7 @@ package struct ScratchDatabase: Sendable {
         location.database = name
         let store = PostgresStore(location, maximumConnections: maximumConnections)
         do {
-            try await store.migrate()
+            if migrate { try await store.migrate() }
         } catch {
             store.close()
             throw error

@@ -241,7 +241,6 @@ enum Migrations {
                 sql: """
                     ALTER TABLE zones ADD COLUMN deleted_reason TEXT;
                     ALTER TABLE web_auth_tokens ADD COLUMN revoked_at INTEGER;
-                    ALTER TABLE accounts ADD COLUMN password_hash TEXT;
                     CREATE TABLE quotas (
                         container TEXT NOT NULL,
                         environment TEXT NOT NULL,
@@ -249,22 +248,6 @@ enum Migrations {
                         bytes INTEGER NOT NULL,
                         used INTEGER NOT NULL,
                         PRIMARY KEY (container, environment, owner)
-                    ) WITHOUT ROWID;
-                    CREATE TABLE server_keys (
-                        key_id TEXT PRIMARY KEY,
-                        container TEXT NOT NULL,
-                        environment TEXT NOT NULL,
-                        public_key_pem TEXT NOT NULL,
-                        created_at INTEGER NOT NULL,
-                        revoked_at INTEGER
-                    );
-                    CREATE TABLE database_horizons (
-                        container TEXT NOT NULL,
-                        environment TEXT NOT NULL,
-                        scope TEXT NOT NULL,
-                        owner TEXT NOT NULL,
-                        below_seq INTEGER NOT NULL,
-                        PRIMARY KEY (container, environment, scope, owner)
                     ) WITHOUT ROWID;
                     """
             )
@@ -312,6 +295,34 @@ enum Migrations {
                     ALTER TABLE api_tokens ADD COLUMN sign_in_callback_url TEXT;
                     """
             )
+        }
+        migrator.registerMigration("v11-keys-horizons-passwords") { db in
+            // What `v8-account-events` gained after it landed (a database that ran it as first
+            // landed lacks them; one that ran the edited version has them): each added only where
+            // it is missing.
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS server_keys (
+                        key_id TEXT PRIMARY KEY,
+                        container TEXT NOT NULL,
+                        environment TEXT NOT NULL,
+                        public_key_pem TEXT NOT NULL,
+                        created_at INTEGER NOT NULL,
+                        revoked_at INTEGER
+                    );
+                    CREATE TABLE IF NOT EXISTS database_horizons (
+                        container TEXT NOT NULL,
+                        environment TEXT NOT NULL,
+                        scope TEXT NOT NULL,
+                        owner TEXT NOT NULL,
+                        below_seq INTEGER NOT NULL,
+                        PRIMARY KEY (container, environment, scope, owner)
+                    ) WITHOUT ROWID;
+                    """
+            )
+            if try !db.columns(in: "accounts").contains(where: { $0.name == "password_hash" }) {
+                try db.execute(sql: "ALTER TABLE accounts ADD COLUMN password_hash TEXT")
+            }
         }
         return migrator
     }
