@@ -1,4 +1,5 @@
 import Hummingbird
+import Prometheus
 import StratusCore
 import StratusModel
 
@@ -8,9 +9,12 @@ import StratusModel
 /// covers only the routes added after it), then CKWS under
 /// `/database/1/{container}/{environment}/{database}/` behind credential resolution, then
 /// Stratus's own endpoints under `/stratus/v1/`. `mount` adds routes of a peer target (the
-/// console) after the body deadline, before the 405 answers are worked out.
+/// console) after the body deadline, before the 405 answers are worked out. `metrics` is the
+/// Prometheus registry the executable bootstrapped swift-metrics with, served at `/metrics`
+/// (no route without one).
 public func buildRouter(
-    _ services: StratusServices, options: HTTPOptions = HTTPOptions(), mount: (Router<StratusRequestContext>) -> Void = { _ in }
+    _ services: StratusServices, options: HTTPOptions = HTTPOptions(), metrics: PrometheusCollectorRegistry? = nil,
+    mount: (Router<StratusRequestContext>) -> Void = { _ in }
 ) -> Router<StratusRequestContext> {
     let router = Router(context: StratusRequestContext.self)
     let limits = services.configuration.limits
@@ -21,7 +25,6 @@ public func buildRouter(
         router.add(middleware: ExposeHeadersMiddleware(headers: HTTPOptions.exposedHeaders.joined(separator: ", ")))
     }
     // The access log and the request metrics outside the error middleware: failures count too, with their status.
-    _ = ServerMetrics.registry
     router.add(middleware: AccessLogMiddleware(recent: services.requests))
     router.add(middleware: MetricsMiddleware())
     router.add(middleware: ErrorMiddleware())
@@ -66,7 +69,7 @@ public func buildRouter(
     AccountEventRoutes(admin: services.admin, identity: services.identity, limit: limits.requestBytes).register(on: admin)
     ServerKeyRoutes(serverKeys: services.serverKeys, limit: limits.requestBytes).register(on: admin)
     AssetCollectionRoutes(assets: services.assets, limit: limits.requestBytes).register(on: admin)
-    ServerMetrics.register(on: router, identity: services.identity)
+    if let metrics { ServerMetrics.register(on: router, registry: metrics, identity: services.identity) }
     mount(router)
     MethodNotAllowedRoutes.register(on: router)
     return router

@@ -2,11 +2,16 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import Metrics
+import Prometheus
+import ServiceLifecycle
 import StratusConsole
 import StratusCore
 import StratusModel
 import StratusServer
 import StratusStore
+import StratusStorePostgres
+import UnixSignals
 
 /// `stratus serve`: runs the server on an SQLite store in `--data`, or on PostgreSQL with
 /// `--store postgres://…` (many instances may share one database and one `--data` directory).
@@ -62,8 +67,10 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         OpenFileLimit.raise()
-        // The executable bootstraps logging (library code never does).
+        // The executable bootstraps logging and metrics (library code never does).
         if logFormat == .json { LoggingSystem.bootstrap { label in JSONLogHandler(label: label) } }
+        let metrics = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics))
         var logger = Logger(label: "stratus")
         logger.logLevel = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? (dev ? .info : .notice)
         let dataURL = URL(fileURLWithPath: data, isDirectory: true)
@@ -100,7 +107,7 @@ struct Serve: AsyncParsableCommand {
         let dev = self.dev
         let containers = self.containers
         let console = try Console(services: services)
-        let app = buildApplication(services, host: host, port: port, options: options, logger: logger) { boundPort in
+        let app = buildApplication(services, host: host, port: port, options: options, metrics: metrics, logger: logger) { boundPort in
             do {
                 if dev {
                     let credentials = try await DataDirectoryLock(directory: dataURL).holding {
@@ -122,7 +129,16 @@ struct Serve: AsyncParsableCommand {
                 Foundation.exit(1)
             }
         } mount: { console.register(on: $0) }
-        try await app.runService()
+        // SIGTERM or SIGINT stops the server gracefully: the HTTP server stops taking requests and
+        // answers those in flight, Core's services drain (push delivery, the relay), and the
+        // store closes last. A shutdown that hangs is cancelled.
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: StoreCloser(store: store)), .init(service: app)],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
+            ).shuttingDownWithin(.seconds(30))
+        )
+        try await group.run()
     }
 
     /// A line on standard output, written unbuffered so it appears at once, even through a pipe.

@@ -1,14 +1,17 @@
 import Logging
+import ServiceLifecycle
 import StratusModel
 import StratusStore
 import Synchronization
 
 /// Turns committed changes into notifications, after commit and off the write path.
 ///
-/// Services hand each committed change to ``publish(_:)``, which only queues it. One worker
-/// drains the queue: plans every queued change, appends the notifications to the store in
-/// chunks (a short write each, whatever the fan-out), then wakes the feeds' waiters through the
-/// hub. A change that rolled back is never published, so it notifies no one.
+/// Services hand each committed change to ``publish(_:)``, which only queues it. One worker,
+/// ``delivery`` (a `Service` in the application's group), drains the queue: plans every queued
+/// change, appends the notifications to the store in chunks (a short write each, whatever the
+/// fan-out), then wakes the feeds' waiters through the hub. A change that rolled back is never
+/// published, so it notifies no one; one acknowledged before a graceful shutdown is delivered
+/// before the worker stops (the HTTP server stops first, so none is published after).
 public final class PushDispatcher: Sendable {
     /// Notifications appended per store write.
     static let chunk = 500
@@ -21,8 +24,11 @@ public final class PushDispatcher: Sendable {
     let recent: RecentFeeds
     /// Every commit published, with the notifications it produced (the admin activity feed).
     public let activity: ActivityLog
+    /// The worker: runs in the application's service group until a graceful shutdown, then
+    /// delivers what is still queued and returns.
+    public let delivery: Delivery
     private let now: @Sendable () -> Int64
-    private let queue = EventQueue()
+    private let queue: EventQueue
     private let signal: AsyncStream<Void>.Continuation
 
     public init(
@@ -44,15 +50,30 @@ public final class PushDispatcher: Sendable {
             planner: NotificationPlanner(store: store, subscriptions: subscriptions), store: store, subscriptions: subscriptions,
             recent: recent, hub: hub, activity: activity, retention: retention, now: now, logger: logger
         )
-        let queue = self.queue
-        Task {
-            for await _ in stream {
-                await worker.deliver(queue.takeAll())
-            }
-        }
+        let queue = EventQueue()
+        self.queue = queue
+        self.delivery = Delivery(stream: stream, signal: signal, queue: queue, worker: worker)
     }
 
     deinit { signal.finish() }
+
+    /// The queue's worker as a service.
+    public struct Delivery: Service {
+        fileprivate let stream: AsyncStream<Void>
+        fileprivate let signal: AsyncStream<Void>.Continuation
+        fileprivate let queue: EventQueue
+        fileprivate let worker: Worker
+
+        public func run() async {
+            await withGracefulShutdownHandler {
+                for await _ in stream { await worker.deliver(queue.takeAll()) }
+            } onGracefulShutdown: { [signal] in
+                signal.finish()
+            }
+            // Stopping: what was acknowledged and queued is still delivered.
+            await worker.deliver(queue.takeAll())
+        }
+    }
 
     /// Queues a committed change for delivery; returns at once. The worker records it in the
     /// activity log once it knows the notifications it produced.
@@ -64,7 +85,7 @@ public final class PushDispatcher: Sendable {
     }
 
     /// A change published, and when.
-    private struct Published: Sendable {
+    fileprivate struct Published: Sendable {
         var event: CommitEvent
         var time: Int64
 
@@ -80,7 +101,7 @@ public final class PushDispatcher: Sendable {
     }
 
     /// Changes published and not yet delivered.
-    private final class EventQueue: Sendable {
+    fileprivate final class EventQueue: Sendable {
         let pending = Mutex<[Published]>([])
 
         func takeAll() -> [Published] {
@@ -107,7 +128,7 @@ public final class PushDispatcher: Sendable {
     }
 
     /// The queue's consumer.
-    private struct Worker: Sendable {
+    fileprivate struct Worker: Sendable {
         let planner: NotificationPlanner
         let store: any PushStore
         let subscriptions: SubscriptionCache

@@ -1,3 +1,5 @@
+import Logging
+import ServiceLifecycle
 import StratusStore
 
 /// Every Core service over one store, built once at start-up and shared by all requests.
@@ -28,11 +30,17 @@ public struct StratusServices: Sendable {
     /// Asset uploads, downloads, rereference and collection.
     public let assets: AssetService
     public let configuration: CoreConfiguration
+    /// Core's background work, each loop a `Service` for the application's group, in start
+    /// order (a group shuts down in reverse, so the relay outlives the push worker that
+    /// announces through it): the instance relay, shared fault rules, push delivery, and the
+    /// scheduled asset collection.
+    public let background: [any Service]
 
     public init(
         store: any CompleteStore,
         blobs: (any BlobStore)? = nil, configuration: CoreConfiguration = CoreConfiguration(),
-        hub: any NotificationHub = LocalNotificationHub(), signals: (any InstanceSignals)? = nil
+        hub: any NotificationHub = LocalNotificationHub(), signals: (any InstanceSignals)? = nil,
+        logger: Logger = Logger(label: "stratus")
     ) {
         // Instances sharing a store tell each other what changed; one alone has no one to tell.
         let relay = InstanceRelay(signals: signals)
@@ -89,8 +97,10 @@ public struct StratusServices: Sendable {
             case .schema: schemaCache.forgetLocally(container: body)
             case .credentials: credentials.clear()
             case .tokens: if body == "*" { pushTokens.known.forgetAll() } else { pushTokens.known.forget(String(body)) }
-            case .faults: if let faultSync { Task { await faultSync.reload() } }
+            case .faults: faultSync?.reloadSoon()
             }
         }
+        let sharing: [any Service] = relay.isShared ? [relay] + (faultSync.map { [$0] } ?? []) : []
+        self.background = sharing + [push.delivery, AssetCollector(assets: assets, logger: logger)]
     }
 }

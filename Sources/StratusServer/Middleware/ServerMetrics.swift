@@ -8,15 +8,10 @@ import StratusCore
 /// requests by method, route and status and their duration (Hummingbird's `MetricsMiddleware`:
 /// `hb_requests`, `http_server_request_duration`), and Stratus's own: held push long-polls
 /// (`stratus_push_held_connections`) and batches per group commit (`stratus_group_commit_batches`,
-/// recorded by the store). swift-metrics is bootstrapped once, the first time a router is built.
+/// recorded by the store). The library reports through swift-metrics' API only: the executable
+/// bootstraps the metrics system with a Prometheus registry and hands that registry to
+/// ``buildRouter(_:options:metrics:mount:)`` to be served.
 enum ServerMetrics {
-    /// The registry every metric of the process reports to.
-    static let registry: PrometheusCollectorRegistry = {
-        let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
-        return registry
-    }()
-
     /// Webcourier long-polls and event streams open now.
     private static let heldPolls = Meter(label: "stratus_push_held_connections")
 
@@ -25,7 +20,7 @@ enum ServerMetrics {
 
     /// `GET /metrics`: open to scrapers on the same host (loopback); from anywhere else it takes
     /// the admin token (`Authorization: Bearer …`), as the admin API does.
-    static func register(on router: Router<StratusRequestContext>, identity: IdentityService) {
+    static func register(on router: Router<StratusRequestContext>, registry: PrometheusCollectorRegistry, identity: IdentityService) {
         // Made now, so a scrape lists the gauge (at 0) before any poll.
         pollClosed()
         pollOpened()

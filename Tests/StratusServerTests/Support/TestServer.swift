@@ -56,7 +56,10 @@ struct TestServer {
         var logger = given ?? Logger(label: "stratus-test")
         if given == nil { logger.logLevel = .warning }
         let console = try Console(services: services)
-        let app = buildApplication(services, host: "127.0.0.1", port: 0, options: http, logger: logger, mount: { console.register(on: $0) })
+        let app = buildApplication(
+            services, host: "127.0.0.1", port: 0, options: http, metrics: TestMetrics.registry, logger: logger,
+            mount: { console.register(on: $0) }
+        )
         do {
             let result = try await app.test(.live) { client in
                 try await body(TestServer(client: client, credentials: credentials, blobDirectory: blobDirectory, identity: services.identity))
