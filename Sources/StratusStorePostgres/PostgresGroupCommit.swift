@@ -77,7 +77,7 @@ struct PostgresGroupState {
     private var touched: Set<ZoneKey> = []
     private let startSequence: Int64
 
-    /// A learned field type's key.
+    /// A field type's key.
     struct FieldKey: Hashable {
         var container: String
         var environment: String
@@ -85,22 +85,19 @@ struct PostgresGroupState {
         var fieldName: String
     }
 
-    /// Field types read or learned in this group (the store's, so later batches need no read).
-    var fieldTypes: [FieldKey: String] = [:]
-    /// Quotas read in this group, as the batches so far left them (`nil`: the account has none).
-    private var quotas: [DatabaseKey: PostgresQuotaLedger?] = [:]
+    /// Field types read or learned in this group, known present or absent (so later batches need no read).
+    var fieldTypes: [FieldKey: String?] = [:]
+    /// Quotas read in this group, as the batches so far left them (`.some(nil)`: the account has none).
+    var quotas: [DatabaseKey: QuotaRow?] = [:]
 
-    /// The quota of a database's account, read on first use in the group.
-    mutating func quota(for database: DatabaseKey, in tx: PostgresTransaction) async throws -> PostgresQuotaLedger? {
-        if let known = quotas[database] { return known }
-        let ledger = try await PostgresQuotaLedger.load(for: database, in: tx)
-        quotas[database] = .some(ledger)
-        return ledger
-    }
-
-    /// Records a quota as a committed batch left it.
-    mutating func keep(_ ledger: PostgresQuotaLedger?, for database: DatabaseKey) {
-        quotas[database] = .some(ledger)
+    /// Records what a committed batch read and wrote of the schema and the quota.
+    mutating func keep(_ writes: BatchWrites, read rows: PostgresBatchRows, of database: DatabaseKey) {
+        fieldTypes.merge(rows.types) { _, new in new }
+        for field in writes.newFields { fieldTypes[FieldKey(database, field)] = field.type.rawValue }
+        if let read = rows.quotaRead { quotas[database] = read }
+        if let used = writes.quotaUsed, let quota = quotas[database] ?? nil {
+            quotas[database] = QuotaRow(bytes: quota.bytes, used: used)
+        }
     }
 
     init(sequence: Int64) {
@@ -135,6 +132,23 @@ struct PostgresGroupState {
 }
 
 extension PostgresStore {
+    /// Runs the zone batch engine on rows read ahead, reading what it missed and running it
+    /// again until it has all it needs (a read per kind of row per round; most batches take one).
+    private static func decide(
+        _ batch: PreparedBatch, zone: StoredZone, group: PostgresGroupState, in tx: PostgresTransaction
+    ) async throws -> (ZoneBatchEngine<PostgresBatchRows>.Decision, PostgresBatchRows) {
+        let database = batch.batch.zone.database
+        let rows = PostgresBatchRows(zoneID: zone.id, fieldTypes: group.fieldTypes, quota: group.quotas[database])
+        try await rows.preload(batch.batch, in: tx)
+        while true {
+            do {
+                return (try ZoneBatchEngine.decide(batch, zone: zone, sequence: group.sequence, rows: rows), rows)
+            } catch is BatchRowsMissing {
+                guard try await rows.readMissing(in: tx) else { throw StoreError(.failure, "the batch engine asked for nothing it lacked") }
+            }
+        }
+    }
+
     /// Writes a group of zone batches in one transaction, each inside its own savepoint, so an
     /// atomic batch that fails (or names a missing zone) rolls back alone. At most 64 a group
     /// (``PostgresGroupCommit``), so the nested savepoints stay within PostgreSQL's cached subtransactions.
@@ -148,17 +162,23 @@ extension PostgresStore {
                     try await tx.execute("SAVEPOINT batch")
                     var attempt = group
                     do {
-                        guard let zone = try await attempt.zone(batch.batch.zone, in: tx) else { throw StoreError(.zoneNotFound) }
-                        let applied = try await PostgresBatchApplier(tx: tx, prepared: batch, zoneID: zone.id).run(zone: zone, in: &attempt)
+                        let key = batch.batch.zone
+                        guard let zone = try await attempt.zone(key, in: tx) else { throw StoreError(.zoneNotFound) }
+                        let (decision, rows) = try await decide(batch, zone: zone, group: attempt, in: tx)
                         // A kept batch's savepoint is never released (one round trip fewer a batch,
                         // inside the sequence lock): the next batch's nests inside it, and a rollback
                         // goes to the newest savepoint of the name, its own.
-                        if applied.commit {
+                        if decision.commit {
+                            try await PostgresBatchWrites(tx: tx, zoneID: zone.id).write(decision.writes, of: key.database)
+                            attempt.keep(decision.writes, read: rows, of: key.database)
+                            if decision.sequence != attempt.sequence {
+                                attempt.committed(decision.result.zone, key: key, sequence: decision.sequence)
+                            }
                             group = attempt
                         } else {
                             try await tx.execute("ROLLBACK TO SAVEPOINT batch")
                         }
-                        results.append(.success(applied.result))
+                        results.append(.success(decision.result))
                     } catch let error as StoreError {
                         try await tx.execute("ROLLBACK TO SAVEPOINT batch")
                         results.append(.failure(error))
@@ -171,5 +191,13 @@ extension PostgresStore {
             let failure = translate(error)
             return batches.map { _ in .failure(failure) }
         }
+    }
+}
+
+extension PostgresGroupState.FieldKey {
+    init(_ database: DatabaseKey, _ field: SchemaField) {
+        self.init(
+            container: database.container, environment: database.environment.rawValue, recordType: field.recordType, fieldName: field.fieldName
+        )
     }
 }

@@ -4,39 +4,16 @@ import StratusModel
 import StratusStore
 
 /// The share tables, read and written inside an open transaction (as the SQLite store's
-/// `ShareRows`): share rows, participant rows and each participant's shared database feed.
+/// `ShareRows`): share rows, participant rows and each participant's shared database feed. Zone
+/// batches decide theirs in ``ZoneBatchEngine`` and write them through ``PostgresBatchWrites``.
 struct PostgresShareRows {
     let tx: PostgresTransaction
-
-    struct ShareRow {
-        var recordName: String
-        var rootName: String?
-        var shortGUID: String
-        var publicPermission: SharePermission
-    }
 
     static let shareColumns = "record_name, root_name, short_guid, public_permission"
 
     static func shareRow(from row: PostgresRow) throws -> ShareRow {
         let (name, root, guid, permission) = try row.decode((String, String?, String, String).self)
         return ShareRow(recordName: name, rootName: root, shortGUID: guid, publicPermission: SharePermission(rawValue: permission) ?? .unknown)
-    }
-
-    func share(named name: String, zoneID: Int64) async throws -> ShareRow? {
-        try await tx.first(
-            "SELECT \(unescaped: Self.shareColumns) FROM shares WHERE zone_id = \(zoneID) AND record_name = \(name)", Self.shareRow(from:)
-        )
-    }
-
-    /// A share of the zone of the other kind than a new share rooted at `rootName`, for
-    /// ``ShareRules/checkOneShare(creating:rootName:rootShare:other:zone:)``: any record-hierarchy
-    /// share when the new one is zone-wide (`rootName` is `nil`), else the zone-wide share.
-    func share(ofOtherKindThan rootName: String?, zoneID: Int64) async throws -> ShareRow? {
-        let otherKind = rootName == nil ? "root_name IS NOT NULL" : "root_name IS NULL"
-        return try await tx.first("""
-            SELECT \(unescaped: Self.shareColumns) FROM shares
-            WHERE zone_id = \(zoneID) AND \(unescaped: otherKind) ORDER BY record_name LIMIT 1
-            """, Self.shareRow(from:))
     }
 
     func participants(of share: String, zoneID: Int64) async throws -> [StoredParticipant] {
@@ -62,19 +39,6 @@ struct PostgresShareRows {
             id: id, userRecordName: user, email: email, role: ParticipantRole(rawValue: role) ?? .unknown,
             permission: SharePermission(rawValue: permission) ?? .unknown,
             status: ParticipantAcceptanceStatus(rawValue: status) ?? .unknown
-        )
-    }
-
-    func insertShare(_ share: ShareRow, zoneID: Int64) async throws {
-        try await tx.execute("""
-            INSERT INTO shares (zone_id, record_name, root_name, short_guid, public_permission)
-            VALUES (\(zoneID), \(share.recordName), \(share.rootName), \(share.shortGUID), \(share.publicPermission.rawValue))
-            """)
-    }
-
-    func setPublicPermission(_ permission: SharePermission, share: String, zoneID: Int64) async throws {
-        try await tx.execute(
-            "UPDATE shares SET public_permission = \(permission.rawValue) WHERE zone_id = \(zoneID) AND record_name = \(share)"
         )
     }
 
@@ -112,16 +76,6 @@ struct PostgresShareRows {
         var role: String
         var permission: String
         var status: String
-    }
-
-    /// Drops a share and its participants; returns the accounts that had accepted it.
-    func deleteShare(named name: String, zoneID: Int64) async throws -> [String] {
-        let accepted = try await participants(of: name, zoneID: zoneID)
-            .filter { $0.status == .accepted && $0.role != .owner }
-            .compactMap(\.userRecordName)
-        try await tx.execute("DELETE FROM share_participants WHERE zone_id = \(zoneID) AND share_name = \(name)")
-        try await tx.execute("DELETE FROM shares WHERE zone_id = \(zoneID) AND record_name = \(name)")
-        return accepted
     }
 
     /// Records, at `seq`, whether `user` still sees the zone: they do while any share of it

@@ -153,7 +153,7 @@ extension PostgresStore: ShareStore {
                 z.id, z.container, z.environment, z.scope, z.owner, z.name
             FROM shares s JOIN zones z ON z.id = s.zone_id
             WHERE s.short_guid = \(shortGUID) AND z.deleted_seq IS NULL
-            """) { row -> (PostgresShareRows.ShareRow, Int64, String, String, String, String, String) in
+            """) { row -> (ShareRow, Int64, String, String, String, String, String) in
             let cells = row.makeRandomAccess()
             return (
                 try PostgresShareRows.shareRow(from: row), try cells[4].decode(Int64.self), try cells[5].decode(String.self),
@@ -169,7 +169,7 @@ extension PostgresStore: ShareStore {
     }
 
     static func assembleShare(
-        _ row: PostgresShareRows.ShareRow, zone: ZoneKey, zoneRowID: Int64, in tx: PostgresTransaction
+        _ row: ShareRow, zone: ZoneKey, zoneRowID: Int64, in tx: PostgresTransaction
     ) async throws -> StoredShare? {
         guard let record = try await fetchRecord(row.recordName, zoneID: zoneRowID, in: tx), !record.deleted else { return nil }
         return StoredShare(

@@ -55,11 +55,17 @@ extension SQLiteStore {
                     var result: Result<ZoneBatchResult, StoreError> = .failure(StoreError(.failure, "batch produced no result"))
                     do {
                         try db.inSavepoint {
-                            var attempt = group
-                            let applied = try BatchApplier(db: db, prepared: batch).run(in: &attempt)
-                            result = .success(applied.result)
-                            if applied.commit { group = attempt }
-                            return applied.commit ? .commit : .rollback
+                            let key = batch.batch.zone
+                            guard let zone = try group.zone(key, in: db) else { throw StoreError(.zoneNotFound) }
+                            let rows = SQLiteBatchRows(db: db, zoneID: zone.id)
+                            let decision = try ZoneBatchEngine.decide(batch, zone: zone, sequence: group.sequence, rows: rows)
+                            result = .success(decision.result)
+                            guard decision.commit else { return .rollback }
+                            try SQLiteBatchWrites(db: db, zoneID: zone.id).write(decision.writes, of: key.database)
+                            if decision.sequence != group.sequence {
+                                group.committed(decision.result.zone, key: key, sequence: decision.sequence)
+                            }
+                            return .commit
                         }
                     } catch let error as StoreError {
                         result = .failure(error)

@@ -1,23 +1,17 @@
 import Foundation
-import GRDB
 import StratusModel
 
 /// Share records inside a zone batch: creating one ties it to its root (or the zone), saving
-/// one changes its participants, deleting one (or its root) stops sharing. Participants who
-/// lose access get a feed entry so their shared database reports the zone removed.
-extension BatchApplier {
-    func applyShare(
-        _ write: RecordWrite, _ share: ShareWrite, live: StoredRecord?, zoneID: Int64, stamp: RecordStamp, seq: inout Int64
-    ) throws -> WriteOutcome {
+/// one changes its participants (``ShareRules``), deleting one (or its root) stops sharing.
+/// Participants who lose access get a feed entry so their shared database reports the zone removed.
+extension ZoneBatchEngine {
+    mutating func applyShare(_ write: RecordWrite, _ share: ShareWrite, live: StoredRecord?, stamp: RecordStamp) throws -> WriteOutcome {
         if write.action == .create, let live { return .failed(.exists(live)) }
-        guard var record = live else {
-            return try createShare(write, share, zoneID: zoneID, stamp: stamp, seq: &seq)
-        }
-        let rows = ShareRows(db: db)
-        guard let row = try rows.share(named: write.name, zoneID: zoneID) else {
+        guard var record = live else { return try createShare(write, share, stamp: stamp) }
+        guard var row = try self.share(named: write.name) else {
             return .failed(.invalid("record '\(write.name)' is not a share"))
         }
-        let before = try rows.participants(of: write.name, zoneID: zoneID)
+        let before = try participants(of: write.name)
         let permission = share.publicPermission ?? row.publicPermission
         var participants = share.participants.map { ShareRules.merge($0, into: before) } ?? before
         participants = ShareRules.applyPublicPermission(from: row.publicPermission, to: permission, participants)
@@ -32,25 +26,28 @@ extension BatchApplier {
         }
         record.modified = stamp
         record.seq = seq
-        try upsert(record, fieldsJSON: nil, zoneID: zoneID)
-        if permission != row.publicPermission { try rows.setPublicPermission(permission, share: write.name, zoneID: zoneID) }
-        try rows.replaceParticipants(participants, share: write.name, zoneID: zoneID)
+        try upsert(record, fieldsJSON: nil)
+        if permission != row.publicPermission {
+            row.publicPermission = permission
+            writes.shares[write.name] = .some(row)
+        }
+        writes.participants[write.name] = participants
         for user in ShareRules.lostAccess(before: before, after: participants) {
-            try rows.refreshFeed(user: user, zoneID: zoneID, seq: seq)
+            try refreshFeed(user: user)
         }
         return .saved(record)
     }
 
-    private func createShare(_ write: RecordWrite, _ share: ShareWrite, zoneID: Int64, stamp: RecordStamp, seq: inout Int64) throws -> WriteOutcome {
-        let rows = ShareRows(db: db)
+    private mutating func createShare(_ write: RecordWrite, _ share: ShareWrite, stamp: RecordStamp) throws -> WriteOutcome {
         var root: StoredRecord?
         if let rootName = share.rootName {
-            guard let found = try SQLiteStore.fetchRecord(rootName, zoneID: zoneID, in: db, decoder: decoder), !found.deleted else {
+            guard let found = try liveRecord(rootName) else {
                 return .failed(.invalid("the share's root record '\(rootName)' does not exist in the zone"))
             }
             root = found
         }
-        let other = try rows.share(ofOtherKindThan: share.rootName, zoneID: zoneID)
+        // The other kind than the new share's: any record-hierarchy share when it is zone-wide, else the zone-wide share.
+        let other = try shares(hierarchy: share.rootName == nil).first
         if let failure = ShareRules.checkOneShare(
             creating: write.name, rootName: share.rootName, rootShare: root?.shareName,
             other: other.map { (name: $0.recordName, rootName: $0.rootName) }, zone: batch.zone.name
@@ -72,30 +69,26 @@ extension BatchApplier {
             name: write.name, type: ShareNames.recordType, fields: write.fields, created: stamp, modified: stamp,
             shortGUID: guid, seq: seq
         )
-        try upsert(record, fieldsJSON: nil, zoneID: zoneID)
-        try rows.insertShare(
-            ShareRows.ShareRow(recordName: write.name, rootName: root?.name, shortGUID: guid, publicPermission: permission),
-            zoneID: zoneID
-        )
-        try rows.replaceParticipants(participants, share: write.name, zoneID: zoneID)
+        try upsert(record, fieldsJSON: nil)
+        writes.shares[write.name] = .some(ShareRow(recordName: write.name, rootName: root?.name, shortGUID: guid, publicPermission: permission))
+        writes.participants[write.name] = participants
         if var root {
             seq += 1
             root.shareName = write.name
             root.shortGUID = guid
             root.modified = stamp
             root.seq = seq
-            try upsert(root, fieldsJSON: nil, zoneID: zoneID)
+            try upsert(root, fieldsJSON: nil)
         }
         return .saved(record)
     }
 
     /// The batch's author leaves the share `name`: their participation is removed, the share
     /// record re-stamped (the owner sees it change), and their shared database told at once.
-    func leave(_ name: String, live: StoredRecord?, zoneID: Int64, stamp: RecordStamp, seq: inout Int64) throws -> WriteOutcome {
+    mutating func leave(_ name: String, live: StoredRecord?, stamp: RecordStamp) throws -> WriteOutcome {
         let user = batch.author.userRecordName
-        let rows = ShareRows(db: db)
         guard var record = live, ShareNames.isShareType(record.type) else { return .failed(.notFound) }
-        var participants = try rows.participants(of: name, zoneID: zoneID)
+        var participants = try participants(of: name)
         guard let index = participants.firstIndex(where: { $0.userRecordName == user && $0.role != .owner && $0.status != .removed }) else {
             return .failed(.notFound)
         }
@@ -103,30 +96,37 @@ extension BatchApplier {
         seq += 1
         record.modified = stamp
         record.seq = seq
-        try upsert(record, fieldsJSON: nil, zoneID: zoneID)
-        try rows.replaceParticipants(participants, share: name, zoneID: zoneID)
-        try rows.refreshFeed(user: user, zoneID: zoneID, seq: seq)
+        try upsert(record, fieldsJSON: nil)
+        writes.participants[name] = participants
+        try refreshFeed(user: user)
         return .deleted(name: name)
     }
 
     /// Drops the share's rows (its record is already a tombstone), clears its root's `share`,
     /// and reports the zone removed to every participant who no longer sees it.
-    func stopSharing(_ name: String, zoneID: Int64, stamp: RecordStamp, seq: inout Int64) throws {
-        let rows = ShareRows(db: db)
-        guard let row = try rows.share(named: name, zoneID: zoneID) else { return }
-        let users = try rows.deleteShare(named: name, zoneID: zoneID)
-        if let rootName = row.rootName,
-            var root = try SQLiteStore.fetchRecord(rootName, zoneID: zoneID, in: db, decoder: decoder), !root.deleted
-        {
+    mutating func stopSharing(_ name: String, stamp: RecordStamp) throws {
+        guard let row = try share(named: name) else { return }
+        let accepted = try participants(of: name)
+            .filter { $0.status == .accepted && $0.role != .owner }
+            .compactMap(\.userRecordName)
+        writes.shares[name] = .some(nil)
+        writes.participants[name] = []
+        if let rootName = row.rootName, var root = try liveRecord(rootName) {
             seq += 1
             root.shareName = nil
             root.modified = stamp
             root.seq = seq
-            try upsert(root, fieldsJSON: nil, zoneID: zoneID)
+            try upsert(root, fieldsJSON: nil)
         }
-        for user in users {
+        for user in accepted {
             seq += 1
-            try rows.refreshFeed(user: user, zoneID: zoneID, seq: seq)
+            try refreshFeed(user: user)
         }
+    }
+
+    /// Records, at the current sequence value, whether `user` still sees the zone: they do while
+    /// any share of it counts them as accepted. Zone tokens the user holds from before expire.
+    private mutating func refreshFeed(user: String) throws {
+        writes.feed[user] = BatchWrites.FeedEntry(seq: seq, visible: try seesZone(user))
     }
 }

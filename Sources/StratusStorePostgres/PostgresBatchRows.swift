@@ -1,0 +1,251 @@
+import Foundation
+import PostgresNIO
+import StratusModel
+import StratusStore
+
+/// The zone batch engine's reads (``BatchRows``) on PostgreSQL, where every read is a round
+/// trip: answered from rows read ahead, a whole kind at a time. ``preload(_:quotas:fieldTypes:in:)``
+/// reads what a batch names before the engine runs (its records and their ancestors, schema
+/// types, the quota, its receipts); a read the engine makes beyond that is noted and refused
+/// (``BatchRowsMissing``), and ``readMissing(in:)`` reads everything noted in one statement a
+/// kind, for the driver to run the engine again.
+final class PostgresBatchRows: BatchRows {
+    let zoneID: Int64
+    private var records: [String: BatchRecordRow?] = [:]
+    private var sources: [String: [String]] = [:]
+    private var childNames: [String: [String]] = [:]
+    private var shareRows: [String: ShareRow?] = [:]
+    private var kinds: [Bool: [ShareRow]] = [:]
+    private var participantLists: [String: [StoredParticipant]] = [:]
+    private var accepted: [String: Set<String>] = [:]
+    /// The schema's types, known present or absent, kept by the group across its batches.
+    private(set) var types: [PostgresGroupState.FieldKey: String?]
+    private var quotaRow: QuotaRow??
+    /// The quota as read for this batch (`nil` when the group knew it already).
+    private(set) var quotaRead: QuotaRow??
+    private var uploads: [String: UploadRow?] = [:]
+    private var blobs: [String: Bool] = [:]
+    private var missing = Missing()
+
+    /// Reads noted and not made yet.
+    private struct Missing {
+        var records: Set<String> = []
+        var sources: Set<String> = []
+        var children: Set<String> = []
+        var shares: Set<String> = []
+        var kinds: Set<Bool> = []
+        var participants: Set<String> = []
+        var accepted: Set<String> = []
+        var uploads: Set<String> = []
+        var blobs: Set<String> = []
+
+        var isEmpty: Bool {
+            records.isEmpty && sources.isEmpty && children.isEmpty && shares.isEmpty && kinds.isEmpty && participants.isEmpty
+                && accepted.isEmpty && uploads.isEmpty && blobs.isEmpty
+        }
+    }
+
+    /// Ancestors read with each record, so a parent chain costs one round, not one per level.
+    static let ancestorsRead = 64
+
+    init(zoneID: Int64, fieldTypes: [PostgresGroupState.FieldKey: String?], quota: QuotaRow??) {
+        self.zoneID = zoneID
+        self.types = fieldTypes
+        self.quotaRow = quota
+    }
+
+    // MARK: - BatchRows
+
+    func record(_ name: String) throws -> BatchRecordRow? {
+        if let row = records[name] { return row }
+        missing.records.insert(name)
+        throw BatchRowsMissing()
+    }
+
+    func referenceSources(of target: String) throws -> [String] {
+        if let found = sources[target] { return found }
+        missing.sources.insert(target)
+        throw BatchRowsMissing()
+    }
+
+    func children(of name: String) throws -> [String] {
+        if let found = childNames[name] { return found }
+        missing.children.insert(name)
+        throw BatchRowsMissing()
+    }
+
+    func share(named name: String) throws -> ShareRow? {
+        if let row = shareRows[name] { return row }
+        missing.shares.insert(name)
+        throw BatchRowsMissing()
+    }
+
+    func shares(hierarchy: Bool) throws -> [ShareRow] {
+        if let found = kinds[hierarchy] { return found }
+        missing.kinds.insert(hierarchy)
+        throw BatchRowsMissing()
+    }
+
+    func participants(of share: String) throws -> [StoredParticipant] {
+        if let found = participantLists[share] { return found }
+        missing.participants.insert(share)
+        throw BatchRowsMissing()
+    }
+
+    func sharesAccepted(by user: String) throws -> Set<String> {
+        if let found = accepted[user] { return found }
+        missing.accepted.insert(user)
+        throw BatchRowsMissing()
+    }
+
+    func fieldTypes(of fields: [SchemaField], in database: DatabaseKey) throws -> [SchemaFieldKey: String] {
+        var known: [SchemaFieldKey: String] = [:]
+        for field in fields {
+            // Preloaded: every field of the batch's schema is known present or absent.
+            guard let type = types[PostgresGroupState.FieldKey(database, field)] else { throw StoreError(.failure, "schema not read") }
+            if let type { known[SchemaFieldKey(field)] = type }
+        }
+        return known
+    }
+
+    func quota(of database: DatabaseKey) throws -> QuotaRow? {
+        guard let quotaRow else { throw StoreError(.failure, "quota not read") }
+        return quotaRow
+    }
+
+    func upload(_ uploadID: String) throws -> UploadRow? {
+        if let row = uploads[uploadID] { return row }
+        missing.uploads.insert(uploadID)
+        throw BatchRowsMissing()
+    }
+
+    func blobIsStored(_ checksum: String) throws -> Bool {
+        if let stored = blobs[checksum] { return stored }
+        missing.blobs.insert(checksum)
+        throw BatchRowsMissing()
+    }
+}
+
+// MARK: - Reading ahead
+
+extension PostgresBatchRows {
+    /// Reads what the batch names before the engine runs: its records (with what its writes
+    /// point at, and their ancestors), the schema's types for its fields, the quota of a
+    /// private database's account, and its receipts with their blobs.
+    func preload(_ batch: ZoneBatch, in tx: PostgresTransaction) async throws {
+        var names = Set(batch.writes.map(\.name))
+        for write in batch.writes {
+            names.formUnion(write.requiredTargets)
+            if let parent = write.parentName { names.insert(parent) }
+            if let root = write.share?.rootName { names.insert(root) }
+        }
+        missing.records = names
+        missing.uploads = Set(batch.writes.flatMap { $0.assetClaims.map(\.uploadID) })
+        missing.blobs = Set(batch.writes.flatMap { $0.assetClaims.map(\.checksum) })
+        try await readMissing(in: tx)
+        let database = batch.zone.database
+        let unknown = batch.schema.filter { types[PostgresGroupState.FieldKey(database, $0)] == nil }
+        if !unknown.isEmpty {
+            let (container, environment) = (database.container, database.environment.rawValue)
+            let rows = try await tx.all("""
+                SELECT record_type, field_name, field_type FROM schema_fields WHERE container = \(container) AND environment = \(environment)
+                    AND (record_type, field_name) IN (SELECT * FROM unnest(\(unknown.map(\.recordType))::text[], \(unknown.map(\.fieldName))::text[]))
+                """) { try $0.decode((String, String, String).self) }
+            for field in unknown { types[PostgresGroupState.FieldKey(database, field)] = .some(nil) }
+            for (recordType, fieldName, type) in rows {
+                types[PostgresGroupState.FieldKey(container: container, environment: environment, recordType: recordType, fieldName: fieldName)] = type
+            }
+        }
+        if quotaRow == nil {
+            quotaRow = .some(database.scope == .private ? try await PostgresQuotaLedger.load(for: database, in: tx) : nil)
+            quotaRead = quotaRow
+        }
+    }
+
+    /// Reads everything the engine was refused since the last call, one statement a kind;
+    /// `false` when nothing was missing.
+    @discardableResult
+    func readMissing(in tx: PostgresTransaction) async throws -> Bool {
+        let wanted = missing
+        missing = Missing()
+        guard !wanted.isEmpty else { return false }
+        if !wanted.records.isEmpty { try await readRecords(wanted.records, in: tx) }
+        if !wanted.sources.isEmpty {
+            let pairs = try await tx.all("""
+                SELECT target_name, source_name FROM record_references WHERE zone_id = \(zoneID) AND target_name = ANY(\(wanted.sources.sorted()))
+                ORDER BY target_name, source_name
+                """) { try $0.decode((String, String).self) }
+            for target in wanted.sources { sources[target] = [] }
+            for (target, source) in pairs { sources[target, default: []].append(source) }
+        }
+        if !wanted.children.isEmpty {
+            let pairs = try await tx.all("""
+                SELECT parent_name, record_name FROM records WHERE zone_id = \(zoneID) AND parent_name = ANY(\(wanted.children.sorted()))
+                ORDER BY parent_name, record_name
+                """) { try $0.decode((String, String).self) }
+            for parent in wanted.children { childNames[parent] = [] }
+            for (parent, child) in pairs { childNames[parent, default: []].append(child) }
+        }
+        try await readShares(wanted, in: tx)
+        if !wanted.uploads.isEmpty {
+            let rows = try await tx.all("""
+                SELECT upload_id, checksum, claimed_zone, claimed_record, claimed_field FROM asset_uploads
+                WHERE upload_id = ANY(\(wanted.uploads.sorted()))
+                """) { try $0.decode((String, String, Int64?, String?, String?).self) }
+            for id in wanted.uploads { uploads[id] = .some(nil) }
+            for (id, checksum, zone, record, field) in rows {
+                let claim = zone.flatMap { zone in record.flatMap { record in field.map { UploadClaim(zoneID: zone, recordName: record, fieldName: $0) } } }
+                uploads[id] = UploadRow(checksum: checksum, claim: claim)
+            }
+        }
+        if !wanted.blobs.isEmpty {
+            let stored = try await tx.all("SELECT checksum FROM blobs WHERE checksum = ANY(\(wanted.blobs.sorted()))") { try $0.decode(String.self) }
+            for checksum in wanted.blobs { blobs[checksum] = false }
+            for checksum in stored { blobs[checksum] = true }
+        }
+        return true
+    }
+
+    /// The records named and their ancestors (up to ``ancestorsRead`` levels), one statement.
+    private func readRecords(_ names: Set<String>, in tx: PostgresTransaction) async throws {
+        let rows = try await tx.all("""
+            WITH RECURSIVE chain(name, depth) AS (
+                SELECT unnest(\(names.sorted())::text[]), 0
+                UNION SELECT r.parent_name, c.depth + 1 FROM records r JOIN chain c ON r.zone_id = \(zoneID) AND r.record_name = c.name
+                WHERE r.parent_name IS NOT NULL AND c.depth < \(Self.ancestorsRead)
+            )
+            SELECT \(unescaped: PostgresStore.recordColumns), fields_size FROM records
+            WHERE zone_id = \(zoneID) AND record_name IN (SELECT name FROM chain)
+            """) { row in
+            BatchRecordRow(record: try PostgresStore.record(from: row), fieldsBytes: try row.makeRandomAccess()[14].decode(Int64.self))
+        }
+        for name in names where records[name] == nil { records[name] = .some(nil) }
+        for row in rows { records[row.record.name] = row }
+    }
+
+    private func readShares(_ wanted: Missing, in tx: PostgresTransaction) async throws {
+        let shares = PostgresShareRows(tx: tx)
+        if !wanted.shares.isEmpty {
+            let rows = try await tx.all("""
+                SELECT \(unescaped: PostgresShareRows.shareColumns) FROM shares WHERE zone_id = \(zoneID) AND record_name = ANY(\(wanted.shares.sorted()))
+                """, PostgresShareRows.shareRow(from:))
+            for name in wanted.shares { shareRows[name] = .some(nil) }
+            for row in rows { shareRows[row.recordName] = row }
+        }
+        for hierarchy in wanted.kinds {
+            kinds[hierarchy] = try await tx.all("""
+                SELECT \(unescaped: PostgresShareRows.shareColumns) FROM shares
+                WHERE zone_id = \(zoneID) AND (root_name IS NOT NULL) = \(hierarchy) ORDER BY record_name
+                """, PostgresShareRows.shareRow(from:))
+        }
+        for share in wanted.participants { participantLists[share] = try await shares.participants(of: share, zoneID: zoneID) }
+        if !wanted.accepted.isEmpty {
+            let pairs = try await tx.all("""
+                SELECT user_record_name, share_name FROM share_participants
+                WHERE zone_id = \(zoneID) AND user_record_name = ANY(\(wanted.accepted.sorted())) AND status = 'ACCEPTED' AND role <> 'OWNER'
+                """) { try $0.decode((String, String).self) }
+            for user in wanted.accepted { accepted[user] = [] }
+            for (user, share) in pairs { accepted[user, default: []].insert(share) }
+        }
+    }
+}
