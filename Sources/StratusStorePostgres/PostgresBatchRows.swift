@@ -19,7 +19,7 @@ final class PostgresBatchRows: BatchRows {
     private var participantLists: [String: [StoredParticipant]] = [:]
     private var accepted: [String: Set<String>] = [:]
     /// The schema's types, known present or absent, kept by the group across its batches.
-    private(set) var types: [PostgresGroupState.FieldKey: String?]
+    private(set) var types: [PostgresGroupCaches.FieldKey: String?]
     private var quotaRow: QuotaRow??
     /// The quota as read for this batch (`nil` when the group knew it already).
     private(set) var quotaRead: QuotaRow??
@@ -48,7 +48,7 @@ final class PostgresBatchRows: BatchRows {
     /// Ancestors read with each record, so a parent chain costs one round, not one per level.
     static let ancestorsRead = 64
 
-    init(zoneID: Int64, fieldTypes: [PostgresGroupState.FieldKey: String?], quota: QuotaRow??) {
+    init(zoneID: Int64, fieldTypes: [PostgresGroupCaches.FieldKey: String?], quota: QuotaRow??) {
         self.zoneID = zoneID
         self.types = fieldTypes
         self.quotaRow = quota
@@ -102,7 +102,7 @@ final class PostgresBatchRows: BatchRows {
         var known: [SchemaFieldKey: String] = [:]
         for field in fields {
             // Preloaded: every field of the batch's schema is known present or absent.
-            guard let type = types[PostgresGroupState.FieldKey(database, field)] else { throw StoreError(.failure, "schema not read") }
+            guard let type = types[PostgresGroupCaches.FieldKey(database, field)] else { throw StoreError(.failure, "schema not read") }
             if let type { known[SchemaFieldKey(field)] = type }
         }
         return known
@@ -144,16 +144,16 @@ extension PostgresBatchRows {
         missing.blobs = Set(batch.writes.flatMap { $0.assetClaims.map(\.checksum) })
         try await readMissing(in: tx)
         let database = batch.zone.database
-        let unknown = batch.schema.filter { types[PostgresGroupState.FieldKey(database, $0)] == nil }
+        let unknown = batch.schema.filter { types[PostgresGroupCaches.FieldKey(database, $0)] == nil }
         if !unknown.isEmpty {
             let (container, environment) = (database.container, database.environment.rawValue)
             let rows = try await tx.all("""
                 SELECT record_type, field_name, field_type FROM schema_fields WHERE container = \(container) AND environment = \(environment)
                     AND (record_type, field_name) IN (SELECT * FROM unnest(\(unknown.map(\.recordType))::text[], \(unknown.map(\.fieldName))::text[]))
                 """) { try $0.decode((String, String, String).self) }
-            for field in unknown { types[PostgresGroupState.FieldKey(database, field)] = .some(nil) }
+            for field in unknown { types[PostgresGroupCaches.FieldKey(database, field)] = .some(nil) }
             for (recordType, fieldName, type) in rows {
-                types[PostgresGroupState.FieldKey(container: container, environment: environment, recordType: recordType, fieldName: fieldName)] = type
+                types[PostgresGroupCaches.FieldKey(container: container, environment: environment, recordType: recordType, fieldName: fieldName)] = type
             }
         }
         if quotaRow == nil {

@@ -1,82 +1,43 @@
-import CoreMetrics
 import Foundation
 import Logging
 import PostgresNIO
-import Synchronization
 import StratusModel
 import StratusStore
 
-/// Group commit, as the SQLite store does it: zone batches that arrive while this instance's
-/// transaction is open are written together in its next one (each in a savepoint, so a failed
-/// atomic batch rolls back alone), so N concurrent saves cost one commit and one turn of the
-/// writers' lock. One drain task runs while anything is queued; none exists otherwise.
+/// Group commit on PostgreSQL, as on SQLite (``GroupCommitQueue``): zone batches that arrive
+/// while this instance's transaction is open are written together in its next one (each in a
+/// savepoint, so a failed atomic batch rolls back alone), so N concurrent saves cost one commit
+/// and one turn of the writers' lock. A drain task runs while anything is queued.
 final class PostgresGroupCommit: Sendable {
-    typealias Outcome = Result<ZoneBatchResult, StoreError>
-    typealias Write = @Sendable ([PreparedBatch]) async -> [Outcome]
+    typealias Write = @Sendable ([PreparedBatch]) async -> [GroupCommitQueue.Outcome]
 
-    private struct Waiter: Sendable {
-        let batch: PreparedBatch
-        let continuation: CheckedContinuation<Outcome, Never>
-    }
-
-    private struct State: Sendable {
-        var queue: [Waiter] = []
-        var draining = false
-    }
-
-    private let state = Mutex(State())
+    private let queue: GroupCommitQueue
     private let write: Write
-    let maximumGroup: Int
-    let maximumCost: Int
 
     /// At most 64 batches a group: each is a subtransaction, and PostgreSQL keeps 64 of a
     /// transaction's subtransactions in shared memory before every other snapshot slows down.
     init(maximumGroup: Int = 64, maximumCost: Int = 2_000, write: @escaping Write) {
-        self.maximumGroup = maximumGroup
-        self.maximumCost = maximumCost
+        self.queue = GroupCommitQueue(maximumGroup: maximumGroup, maximumCost: maximumCost)
         self.write = write
     }
 
     /// Writes `batch` in the next group and returns its own outcome.
-    func submit(_ batch: PreparedBatch) async -> Outcome {
-        await withCheckedContinuation { continuation in
-            let mustStart = state.withLock { state -> Bool in
-                state.queue.append(Waiter(batch: batch, continuation: continuation))
-                guard !state.draining else { return false }
-                state.draining = true
-                return true
-            }
-            if mustStart { Task { await self.drain() } }
-        }
+    func submit(_ batch: PreparedBatch) async -> GroupCommitQueue.Outcome {
+        await queue.submit(batch) { Task { await self.drain() } }
     }
 
     private func drain() async {
         while true {
-            let group = state.withLock { state -> [Waiter] in
-                let count = PreparedBatch.groupCount(state.queue.lazy.map(\.batch), maximumGroup: maximumGroup, maximumCost: maximumCost)
-                let taken = Array(state.queue.prefix(count))
-                state.queue.removeFirst(count)
-                if taken.isEmpty { state.draining = false }
-                return taken
-            }
-            guard !group.isEmpty else { return }
-            Recorder(label: "stratus_group_commit_batches", aggregate: true).record(group.count)
+            let group = queue.nextGroup()
             let outcomes = await write(group.map(\.batch))
-            for (waiter, outcome) in zip(group, outcomes) {
-                waiter.continuation.resume(returning: outcome)
-            }
+            guard queue.finish(group, with: outcomes) else { return }
         }
     }
 }
 
-/// What the batches of one group share: the change sequence and the zones they touched, read
-/// once per group and written back once at its end.
-struct PostgresGroupState {
-    private(set) var sequence: Int64
-    private var zones: [ZoneKey: StoredZone] = [:]
-    private var touched: Set<ZoneKey> = []
-    private let startSequence: Int64
-
+/// What the batches of one PostgreSQL group share beyond ``GroupCommitState``: the schema types
+/// and quotas read so far, so a later batch of the group reads them no more.
+struct PostgresGroupCaches {
     /// A field type's key.
     struct FieldKey: Hashable {
         var container: String
@@ -99,50 +60,20 @@ struct PostgresGroupState {
             quotas[database] = QuotaRow(bytes: quota.bytes, used: used)
         }
     }
-
-    init(sequence: Int64) {
-        self.sequence = sequence
-        self.startSequence = sequence
-    }
-
-    /// The live zone, read on first use in the group.
-    mutating func zone(_ key: ZoneKey, in tx: PostgresTransaction) async throws -> StoredZone? {
-        if let zone = zones[key] { return zone }
-        let zone = try await PostgresStore.fetchZone(key, in: tx)
-        zones[key] = zone
-        return zone
-    }
-
-    /// Records what a committed batch changed.
-    mutating func committed(_ zone: StoredZone, key: ZoneKey, sequence: Int64) {
-        zones[key] = zone
-        touched.insert(key)
-        self.sequence = sequence
-    }
-
-    /// Writes the sequence and the touched zones' positions back.
-    func finish(in tx: PostgresTransaction) async throws {
-        guard sequence != startSequence else { return }
-        try await tx.setSequence(sequence)
-        for key in touched {
-            guard let zone = zones[key] else { continue }
-            try await tx.execute("UPDATE zones SET last_seq = \(zone.lastSeq), feed_seq = \(zone.lastSeq) WHERE id = \(zone.id)")
-        }
-    }
 }
 
 extension PostgresStore {
     /// Runs the zone batch engine on rows read ahead, reading what it missed and running it
     /// again until it has all it needs (a read per kind of row per round; most batches take one).
     private static func decide(
-        _ batch: PreparedBatch, zone: StoredZone, group: PostgresGroupState, in tx: PostgresTransaction
+        _ batch: PreparedBatch, zone: StoredZone, sequence: Int64, caches: PostgresGroupCaches, in tx: PostgresTransaction
     ) async throws -> (ZoneBatchEngine<PostgresBatchRows>.Decision, PostgresBatchRows) {
         let database = batch.batch.zone.database
-        let rows = PostgresBatchRows(zoneID: zone.id, fieldTypes: group.fieldTypes, quota: group.quotas[database])
+        let rows = PostgresBatchRows(zoneID: zone.id, fieldTypes: caches.fieldTypes, quota: caches.quotas[database])
         try await rows.preload(batch.batch, in: tx)
         while true {
             do {
-                return (try ZoneBatchEngine.decide(batch, zone: zone, sequence: group.sequence, rows: rows), rows)
+                return (try ZoneBatchEngine.decide(batch, zone: zone, sequence: sequence, rows: rows), rows)
             } catch is BatchRowsMissing {
                 guard try await rows.readMissing(in: tx) else { throw StoreError(.failure, "the batch engine asked for nothing it lacked") }
             }
@@ -156,25 +87,27 @@ extension PostgresStore {
         do {
             return try await client.withTransaction(logger: logger) { connection in
                 let tx = PostgresTransaction(connection: connection, logger: logger)
-                var group = PostgresGroupState(sequence: try await tx.lockSequence())
+                var group = GroupCommitState(sequence: try await tx.lockSequence())
+                var caches = PostgresGroupCaches()
                 var results: [Result<ZoneBatchResult, StoreError>] = []
                 for batch in batches {
                     try await tx.execute("SAVEPOINT batch")
-                    var attempt = group
                     do {
                         let key = batch.batch.zone
-                        guard let zone = try await attempt.zone(key, in: tx) else { throw StoreError(.zoneNotFound) }
-                        let (decision, rows) = try await decide(batch, zone: zone, group: attempt, in: tx)
+                        var found = group.zone(key)
+                        if found == nil { found = try await fetchZone(key, in: tx) }
+                        guard let zone = found else { throw StoreError(.zoneNotFound) }
+                        group.remember(zone, as: key)
+                        let (decision, rows) = try await decide(batch, zone: zone, sequence: group.sequence, caches: caches, in: tx)
                         // A kept batch's savepoint is never released (one round trip fewer a batch,
                         // inside the sequence lock): the next batch's nests inside it, and a rollback
                         // goes to the newest savepoint of the name, its own.
                         if decision.commit {
                             try await PostgresBatchWrites(tx: tx, zoneID: zone.id).write(decision.writes, of: key.database)
-                            attempt.keep(decision.writes, read: rows, of: key.database)
-                            if decision.sequence != attempt.sequence {
-                                attempt.committed(decision.result.zone, key: key, sequence: decision.sequence)
+                            caches.keep(decision.writes, read: rows, of: key.database)
+                            if decision.sequence != group.sequence {
+                                group.committed(decision.result.zone, key: key, sequence: decision.sequence)
                             }
-                            group = attempt
                         } else {
                             try await tx.execute("ROLLBACK TO SAVEPOINT batch")
                         }
@@ -184,7 +117,12 @@ extension PostgresStore {
                         results.append(.failure(error))
                     }
                 }
-                try await group.finish(in: tx)
+                if let changes = group.changes {
+                    try await tx.setSequence(changes.sequence)
+                    for zone in changes.zones {
+                        try await tx.execute("UPDATE zones SET last_seq = \(zone.lastSeq), feed_seq = \(zone.lastSeq) WHERE id = \(zone.id)")
+                    }
+                }
                 return results
             }
         } catch {
@@ -194,7 +132,7 @@ extension PostgresStore {
     }
 }
 
-extension PostgresGroupState.FieldKey {
+extension PostgresGroupCaches.FieldKey {
     init(_ database: DatabaseKey, _ field: SchemaField) {
         self.init(
             container: database.container, environment: database.environment.rawValue, recordType: field.recordType, fieldName: field.fieldName

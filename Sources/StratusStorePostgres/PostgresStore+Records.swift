@@ -7,14 +7,7 @@ import StratusStore
 /// writers' lock first; feeds read one snapshot by `(zone_id, seq)`.
 extension PostgresStore {
     public func apply(_ batch: ZoneBatch) async throws(StoreError) -> ZoneBatchResult {
-        // Fields are encoded before the transaction, on the caller's task.
-        let prepared: PreparedBatch
-        do {
-            prepared = try PreparedBatch(batch)
-        } catch {
-            throw StoreError(.failure, "cannot encode fields: \(error)")
-        }
-        return try await groupCommit.submit(prepared).get()
+        try await groupCommit.submit(PreparedBatch.encoding(batch)).get()
     }
 
     public func records(named names: [String], in zone: ZoneKey) async throws(StoreError) -> [StoredRecord?] {

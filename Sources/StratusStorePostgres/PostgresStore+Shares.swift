@@ -40,26 +40,12 @@ extension PostgresStore: ShareStore {
         try await write { tx in
             let seq = try await tx.lockSequence() + 1
             guard let share = try await Self.fetchShare(shortGUID: shortGUID, in: tx) else { return .notFound }
-            let user = acceptor.userRecordName
-            if share.owner == user { return .accepted(share) }
-            var participants = share.participants
-            if let index = share.invitationIndex(user: user, email: acceptor.email) {
-                switch participants[index].status {
-                case .accepted: return .accepted(share)
-                case .removed where share.publicPermission == .none: return .notInvited
-                default: break
-                }
-                participants[index].userRecordName = user
-                participants[index].status = .accepted
-            } else {
-                guard share.publicPermission != .none else { return .notInvited }
-                participants.append(StoredParticipant(
-                    id: UUID().uuidString, userRecordName: user, email: acceptor.email,
-                    role: .publicUser, permission: share.publicPermission, status: .accepted
-                ))
-                if ShareRules.checkLimit(participants, acceptor.participantLimit) != nil { return .tooManyParticipants }
+            let participants: [StoredParticipant]
+            switch ShareRules.accept(share, by: acceptor) {
+            case .answer(let outcome): return outcome
+            case .save(let list): participants = list
             }
-            try await Self.changeParticipants(participants, of: share, user: user, timestamp: acceptor.timestamp, seq: seq, in: tx)
+            try await Self.changeParticipants(participants, of: share, user: acceptor.userRecordName, timestamp: acceptor.timestamp, seq: seq, in: tx)
             return try await Self.fetchShare(shortGUID: shortGUID, in: tx).map(AcceptOutcome.accepted) ?? .notFound
         }
     }
@@ -105,11 +91,7 @@ extension PostgresStore: ShareStore {
                 )
                 return (shared, try cells[11].decode(Int64.self))
             }
-            if zones.count > limit {
-                let page = zones.prefix(limit)
-                return SharedDatabaseChangePage(zones: page.map(\.0), throughSeq: page.last?.1 ?? seq, moreComing: true)
-            }
-            return SharedDatabaseChangePage(zones: zones.map(\.0), throughSeq: max(current, seq), moreComing: false)
+            return SharedDatabaseChangePage(entries: zones, limit: limit, after: seq, current: current)
         }
     }
 

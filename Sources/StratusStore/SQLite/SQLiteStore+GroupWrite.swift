@@ -2,46 +2,6 @@ import Foundation
 import GRDB
 import StratusModel
 
-/// What the batches of one group commit share: the change sequence and the zones they touched,
-/// read once per group and written back once at its end.
-struct GroupWriteState {
-    private(set) var sequence: Int64
-    private var zones: [ZoneKey: StoredZone] = [:]
-    private var touched: Set<ZoneKey> = []
-    private let startSequence: Int64
-
-    init(db: Database) throws {
-        self.sequence = try SQLiteStore.currentSequence(in: db)
-        self.startSequence = sequence
-    }
-
-    /// The live zone, read from the database on first use in the group.
-    mutating func zone(_ key: ZoneKey, in db: Database) throws -> StoredZone? {
-        if let zone = zones[key] { return zone }
-        let zone = try SQLiteStore.fetchZone(key, in: db)
-        zones[key] = zone
-        return zone
-    }
-
-    /// Records what a committed batch changed.
-    mutating func committed(_ zone: StoredZone, key: ZoneKey, sequence: Int64) {
-        zones[key] = zone
-        touched.insert(key)
-        self.sequence = sequence
-    }
-
-    /// Writes the sequence and the touched zones' positions back.
-    func finish(in db: Database) throws {
-        guard sequence != startSequence else { return }
-        try SQLiteStore.setSequence(sequence, in: db)
-        for key in touched {
-            guard let zone = zones[key] else { continue }
-            try db.cachedStatement(sql: "UPDATE zones SET last_seq = ?, feed_seq = ? WHERE id = ?")
-                .execute(arguments: [zone.lastSeq, zone.lastSeq, zone.id])
-        }
-    }
-}
-
 extension SQLiteStore {
     /// Writes a group of zone batches in one transaction, each inside its own savepoint so an
     /// atomic batch that fails (or names a missing zone) rolls back alone. Runs on the writer.
@@ -50,13 +10,14 @@ extension SQLiteStore {
         results.reserveCapacity(batches.count)
         do {
             try db.inTransaction(.immediate) {
-                var group = try GroupWriteState(db: db)
+                var group = GroupCommitState(sequence: try currentSequence(in: db))
                 for batch in batches {
                     var result: Result<ZoneBatchResult, StoreError> = .failure(StoreError(.failure, "batch produced no result"))
                     do {
                         try db.inSavepoint {
                             let key = batch.batch.zone
-                            guard let zone = try group.zone(key, in: db) else { throw StoreError(.zoneNotFound) }
+                            guard let zone = try group.zone(key) ?? fetchZone(key, in: db) else { throw StoreError(.zoneNotFound) }
+                            group.remember(zone, as: key)
                             let rows = SQLiteBatchRows(db: db, zoneID: zone.id)
                             let decision = try ZoneBatchEngine.decide(batch, zone: zone, sequence: group.sequence, rows: rows)
                             result = .success(decision.result)
@@ -72,7 +33,13 @@ extension SQLiteStore {
                     }
                     results.append(result)
                 }
-                try group.finish(in: db)
+                if let changes = group.changes {
+                    try setSequence(changes.sequence, in: db)
+                    for zone in changes.zones {
+                        try db.cachedStatement(sql: "UPDATE zones SET last_seq = ?, feed_seq = ? WHERE id = ?")
+                            .execute(arguments: [zone.lastSeq, zone.lastSeq, zone.id])
+                    }
+                }
                 return .commit
             }
             return results

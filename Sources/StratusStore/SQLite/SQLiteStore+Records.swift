@@ -4,15 +4,7 @@ import StratusModel
 
 extension SQLiteStore {
     public func apply(_ batch: ZoneBatch) async throws(StoreError) -> ZoneBatchResult {
-        // Fields are encoded here, on the caller's task and in parallel with other requests,
-        // not inside the serialized write.
-        let prepared: PreparedBatch
-        do {
-            prepared = try PreparedBatch(batch)
-        } catch {
-            throw StoreError(.failure, "cannot encode fields: \(error)")
-        }
-        return try await groupCommit.submit(prepared).get()
+        try await groupCommit.submit(PreparedBatch.encoding(batch)).get()
     }
 
     public func records(named names: [String], in zone: ZoneKey) async throws(StoreError) -> [StoredRecord?] {

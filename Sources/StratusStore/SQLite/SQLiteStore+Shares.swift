@@ -24,26 +24,12 @@ extension SQLiteStore: ShareStore {
     public func accept(shortGUID: String, by acceptor: Acceptor) async throws(StoreError) -> AcceptOutcome {
         try await write { db in
             guard let share = try SQLiteStore.fetchShare(shortGUID: shortGUID, in: db) else { return .notFound }
-            let user = acceptor.userRecordName
-            if share.owner == user { return .accepted(share) }
-            var participants = share.participants
-            if let index = share.invitationIndex(user: user, email: acceptor.email) {
-                switch participants[index].status {
-                case .accepted: return .accepted(share)
-                case .removed where share.publicPermission == .none: return .notInvited
-                default: break
-                }
-                participants[index].userRecordName = user
-                participants[index].status = .accepted
-            } else {
-                guard share.publicPermission != .none else { return .notInvited }
-                participants.append(StoredParticipant(
-                    id: UUID().uuidString, userRecordName: user, email: acceptor.email,
-                    role: .publicUser, permission: share.publicPermission, status: .accepted
-                ))
-                if ShareRules.checkLimit(participants, acceptor.participantLimit) != nil { return .tooManyParticipants }
+            let participants: [StoredParticipant]
+            switch ShareRules.accept(share, by: acceptor) {
+            case .answer(let outcome): return outcome
+            case .save(let list): participants = list
             }
-            try SQLiteStore.changeParticipants(participants, of: share, user: user, timestamp: acceptor.timestamp, in: db)
+            try SQLiteStore.changeParticipants(participants, of: share, user: acceptor.userRecordName, timestamp: acceptor.timestamp, in: db)
             return try SQLiteStore.fetchShare(shortGUID: shortGUID, in: db).map(AcceptOutcome.accepted) ?? .notFound
         }
     }
@@ -92,11 +78,7 @@ extension SQLiteStore: ShareStore {
                 let visible: Bool = row[10]
                 return (SharedZone(zone: zone, owner: row[8], removed: !visible || zone.isDeleted, accessSeq: row[9]), row[11] as Int64)
             }
-            if zones.count > limit {
-                let page = zones.prefix(limit)
-                return SharedDatabaseChangePage(zones: page.map(\.0), throughSeq: page.last?.1 ?? seq, moreComing: true)
-            }
-            return SharedDatabaseChangePage(zones: zones.map(\.0), throughSeq: max(current, seq), moreComing: false)
+            return SharedDatabaseChangePage(entries: zones, limit: limit, after: seq, current: current)
         }
     }
 

@@ -19,6 +19,16 @@ package struct PreparedBatch: Sendable {
         }
     }
 
+    /// The batch with its fields encoded, on the caller's task and in parallel with other
+    /// requests (not inside the serialized write); an encoding failure is the store's.
+    package static func encoding(_ batch: ZoneBatch) throws(StoreError) -> PreparedBatch {
+        do {
+            return try PreparedBatch(batch)
+        } catch {
+            throw StoreError(.failure, "cannot encode fields: \(error)")
+        }
+    }
+
     /// How many of `queued` (oldest first) the next group commit takes: at most `maximumGroup`,
     /// and beyond the first, no more than `maximumCost` rows in all.
     package static func groupCount(_ queued: some Sequence<PreparedBatch>, maximumGroup: Int, maximumCost: Int) -> Int {

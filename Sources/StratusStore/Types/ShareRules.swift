@@ -115,6 +115,40 @@ package enum ShareRules {
         )
     }
 
+    /// What accepting a share does.
+    package enum Acceptance {
+        /// Nothing changes: the answer as it stands.
+        case answer(AcceptOutcome)
+        /// Save this participant list (the acceptor's entry accepted, or a public user added).
+        case save([StoredParticipant])
+    }
+
+    /// Accepting `share` as `acceptor`: the owner and an accepted participant are answered at
+    /// once; an invitation (by account, or by email not yet matched) is accepted; a public share
+    /// takes a new public participant up to the limit; anyone else is not invited.
+    package static func accept(_ share: StoredShare, by acceptor: Acceptor) -> Acceptance {
+        let user = acceptor.userRecordName
+        if share.owner == user { return .answer(.accepted(share)) }
+        var participants = share.participants
+        if let index = share.invitationIndex(user: user, email: acceptor.email) {
+            switch participants[index].status {
+            case .accepted: return .answer(.accepted(share))
+            case .removed where share.publicPermission == .none: return .answer(.notInvited)
+            default: break
+            }
+            participants[index].userRecordName = user
+            participants[index].status = .accepted
+        } else {
+            guard share.publicPermission != .none else { return .answer(.notInvited) }
+            participants.append(StoredParticipant(
+                id: UUID().uuidString, userRecordName: user, email: acceptor.email,
+                role: .publicUser, permission: share.publicPermission, status: .accepted
+            ))
+            if checkLimit(participants, acceptor.participantLimit) != nil { return .answer(.tooManyParticipants) }
+        }
+        return .save(participants)
+    }
+
     /// Accounts that had accepted before and no longer count as accepted.
     package static func lostAccess(before: [StoredParticipant], after: [StoredParticipant]) -> [String] {
         let stillAccepted = Set(after.filter { $0.status == .accepted }.compactMap(\.userRecordName))

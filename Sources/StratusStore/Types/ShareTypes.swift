@@ -143,6 +143,18 @@ public struct SharedDatabaseChangePage: Sendable, Hashable {
         self.throughSeq = throughSeq
         self.moreComing = moreComing
     }
+
+    /// A page of the shared-database feed from its entries read past `seq` in position order
+    /// (at most `limit + 1`, each with its position): the first `limit`, and through where; the
+    /// whole feed up to `current` when nothing more is coming.
+    package init(entries: [(SharedZone, Int64)], limit: Int, after seq: Int64, current: Int64) {
+        if entries.count > limit {
+            let page = entries.prefix(limit)
+            self.init(zones: page.map(\.0), throughSeq: page.last?.1 ?? seq, moreComing: true)
+        } else {
+            self.init(zones: entries.map(\.0), throughSeq: max(current, seq), moreComing: false)
+        }
+    }
 }
 
 /// What accepting a share did.
