@@ -2,6 +2,7 @@ import Foundation
 import StratusModel
 import StratusStore
 import StratusStorePostgres
+import StratusStoreTesting
 import Testing
 
 /// One suite run against every store: in-memory SQLite, an SQLite file (WAL pool) and, where
@@ -18,7 +19,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 
     /// Runs `body` on a fresh, migrated store of this kind (a PostgreSQL database is dropped after).
-    func withStore(_ body: (any RecordStore & IdentityStore & ShareStore & SchemaStore & PushStore) async throws -> Void) async throws {
+    func withStore(_ body: (any CompleteStore) async throws -> Void) async throws {
         switch self {
         case .sqliteMemory:
             let store = try SQLiteStore()
