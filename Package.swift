@@ -67,6 +67,17 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
+        // Stores for tests only: scratch PostgreSQL databases and the store a test server runs on.
+        .target(
+            name: "StratusStoreTesting",
+            dependencies: [
+                "StratusStore",
+                "StratusStorePostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "StratusCore",
             dependencies: [
@@ -209,7 +220,7 @@ let package = Package(
                 "StratusServer",
                 "StratusCore",
                 "StratusStore",
-                "StratusStorePostgres",
+                "StratusStorePostgres", "StratusStoreTesting",
                 "StratusModel",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -223,14 +234,21 @@ let package = Package(
         .testTarget(name: "StratusKitTests", dependencies: ["StratusKit", "StratusModel"], swiftSettings: testSwiftSettings),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"], swiftSettings: testSwiftSettings),
         .testTarget(
+            name: "StratusCoreTests",
+            dependencies: [
+                "StratusCore", "StratusStore", "StratusModel", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: testSwiftSettings
+        ),
+        .testTarget(
             name: "StratusStorePostgresTests",
-            dependencies: ["StratusStorePostgres", "StratusStore", "StratusModel"],
+            dependencies: ["StratusStorePostgres", "StratusStoreTesting", "StratusStore", "StratusModel"],
             swiftSettings: testSwiftSettings
         ),
         .testTarget(
             name: "StratusStoreTests",
             dependencies: [
-                "StratusStore", "StratusStorePostgres", "StratusModel",
+                "StratusStore", "StratusStorePostgres", "StratusStoreTesting", "StratusModel",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             // Databases made by earlier schemas, read by path (MigrationHistoryTests).
@@ -244,7 +262,7 @@ let package = Package(
                 "StratusConsole",
                 "StratusCore",
                 "StratusStore",
-                "StratusStorePostgres",
+                "StratusStorePostgres", "StratusStoreTesting",
                 "StratusModel",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

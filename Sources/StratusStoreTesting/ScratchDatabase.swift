@@ -1,6 +1,7 @@
 import Foundation
 import PostgresNIO
 import StratusStore
+import StratusStorePostgres
 
 /// A database of its own on a PostgreSQL server, for one test or benchmark run: created (and
 /// migrated) from the server's URL, dropped when done. Tests and `stratus-bench` use it; a

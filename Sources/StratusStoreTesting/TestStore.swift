@@ -1,5 +1,6 @@
 import Foundation
 import StratusStore
+import StratusStorePostgres
 
 /// The store a test server runs on: SQLite in the test's directory by default, or PostgreSQL
 /// when `STRATUS_TEST_STORE=postgres` and `STRATUS_TEST_POSTGRES` names a server (`.ci/run`

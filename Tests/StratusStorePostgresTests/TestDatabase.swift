@@ -1,6 +1,7 @@
 import Foundation
 import StratusStore
 import StratusStorePostgres
+import StratusStoreTesting
 import Testing
 
 /// A PostgreSQL database of its own for one test, on the server `STRATUS_TEST_POSTGRES` names

@@ -4,6 +4,7 @@ import PostgresNIO
 import StratusModel
 import StratusStore
 import StratusStorePostgres
+import StratusStoreTesting
 import Testing
 
 /// Landed migrations never change: a database made by an earlier schema — a migration as it

@@ -2,6 +2,7 @@ import Foundation
 import StratusModel
 import StratusStore
 import StratusStorePostgres
+import StratusStoreTesting
 import Testing
 
 @Suite("query plans")

@@ -9,6 +9,7 @@ import StratusModel
 import StratusServer
 import StratusStore
 import StratusStorePostgres
+import StratusStoreTesting
 import Testing
 
 /// The travel journal against a real Stratus server: a real socket, its own temp data

@@ -7,6 +7,7 @@ import StratusModel
 import StratusServer
 import StratusStore
 import StratusStorePostgres
+import StratusStoreTesting
 import Testing
 
 /// Two Stratus servers on one PostgreSQL database, each on its own socket with its own store

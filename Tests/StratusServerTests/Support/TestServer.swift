@@ -10,6 +10,7 @@ import StratusModel
 import StratusServer
 import StratusStore
 import StratusStorePostgres
+import StratusStoreTesting
 import Testing
 
 /// A real Stratus server on a real socket (port 0) over a real SQLite file in a temp directory
