@@ -153,9 +153,7 @@ import Testing
             for _ in 0..<10 { try? chunked.send("4000\r\n\(chunk)\r\n") }
             let answer = try await chunked.receive(waiting: 5)
             #expect(answer.hasPrefix("HTTP/1.1 400") && answer.contains("larger than"), "\(answer)")
-            try await Task.sleep(for: .milliseconds(200))
-            #expect(server.blobFiles.isEmpty)
-            #expect(server.stagedFiles.isEmpty)
+            #expect(await eventually { server.blobFiles.isEmpty && server.stagedFiles.isEmpty }, "nothing kept")
             let fits = try await server.upload(Photos.bytes(100_000))
             #expect(fits.size == 100_000)
         }
@@ -172,9 +170,7 @@ import Testing
                 try await Task.sleep(for: .milliseconds(100))
             }
             // The client went away mid-body: no blob, no staged file, and the URL is still unused.
-            try await Task.sleep(for: .milliseconds(300))
-            #expect(server.blobFiles.isEmpty)
-            #expect(server.stagedFiles.isEmpty)
+            #expect(await eventually { server.blobFiles.isEmpty && server.stagedFiles.isEmpty }, "nothing kept")
             #expect(try await server.put(Photos.bytes(1_000), to: url).status == .ok)
         }
     }

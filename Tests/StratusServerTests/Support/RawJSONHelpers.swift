@@ -4,7 +4,7 @@ import NIOCore
 import StratusModel
 import Testing
 
-/// Raw JSON in and out, for the probes of hardening tests: bodies a typed client would never
+/// Raw JSON in and out, for probes of the wire: bodies a typed client would never
 /// send, and answers read key by key.
 extension TestServer {
     /// POSTs `json` text and returns the status and the answer as a dictionary.

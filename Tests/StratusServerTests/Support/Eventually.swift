@@ -1,0 +1,11 @@
+/// Waits for `condition` to hold, looking every 20 ms, for at most `limit`: whether it held. For
+/// what happens after an answer (another instance hearing a signal, a file removed once a
+/// connection drops), in place of a fixed sleep.
+func eventually(within limit: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while true {
+        if try await condition() { return true }
+        guard ContinuousClock.now < deadline else { return false }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+}
