@@ -134,12 +134,15 @@ extension PostgresBatchRows {
     /// private database's account, and its receipts with their blobs.
     func preload(_ batch: ZoneBatch, in tx: PostgresTransaction) async throws {
         var names = Set(batch.writes.map(\.name))
+        var parents = Set<String>()
         for write in batch.writes {
             names.formUnion(write.requiredTargets)
-            if let parent = write.parentName { names.insert(parent) }
+            if let parent = write.parentName { parents.insert(parent) }
             if let root = write.share?.rootName { names.insert(root) }
         }
-        missing.records = names
+        // The batch's own names in a plain read; parent chains (for the integrity walk) with their ancestors.
+        try await readRecords(names.subtracting(parents), withAncestors: false, in: tx)
+        missing.records = parents
         missing.uploads = Set(batch.writes.flatMap { $0.assetClaims.map(\.uploadID) })
         missing.blobs = Set(batch.writes.flatMap { $0.assetClaims.map(\.checksum) })
         try await readMissing(in: tx)
@@ -169,7 +172,7 @@ extension PostgresBatchRows {
         let wanted = missing
         missing = Missing()
         guard !wanted.isEmpty else { return false }
-        if !wanted.records.isEmpty { try await readRecords(wanted.records, in: tx) }
+        if !wanted.records.isEmpty { try await readRecords(wanted.records, withAncestors: true, in: tx) }
         if !wanted.sources.isEmpty {
             let pairs = try await tx.all("""
                 SELECT target_name, source_name FROM record_references WHERE zone_id = \(zoneID) AND target_name = ANY(\(wanted.sources.sorted()))
@@ -206,17 +209,25 @@ extension PostgresBatchRows {
         return true
     }
 
-    /// The records named and their ancestors (up to ``ancestorsRead`` levels), one statement.
-    private func readRecords(_ names: Set<String>, in tx: PostgresTransaction) async throws {
-        let rows = try await tx.all("""
-            WITH RECURSIVE chain(name, depth) AS (
-                SELECT unnest(\(names.sorted())::text[]), 0
-                UNION SELECT r.parent_name, c.depth + 1 FROM records r JOIN chain c ON r.zone_id = \(zoneID) AND r.record_name = c.name
-                WHERE r.parent_name IS NOT NULL AND c.depth < \(Self.ancestorsRead)
-            )
-            SELECT \(unescaped: PostgresStore.recordColumns), fields_size FROM records
-            WHERE zone_id = \(zoneID) AND record_name IN (SELECT name FROM chain)
-            """) { row in
+    /// The records named, and with `withAncestors` their ancestors too (up to ``ancestorsRead``
+    /// levels), in one statement.
+    private func readRecords(_ names: Set<String>, withAncestors: Bool, in tx: PostgresTransaction) async throws {
+        guard !names.isEmpty else { return }
+        let read: PostgresQuery = withAncestors
+            ? """
+                WITH RECURSIVE chain(name, depth) AS (
+                    SELECT unnest(\(names.sorted())::text[]), 0
+                    UNION SELECT r.parent_name, c.depth + 1 FROM records r JOIN chain c ON r.zone_id = \(zoneID) AND r.record_name = c.name
+                    WHERE r.parent_name IS NOT NULL AND c.depth < \(Self.ancestorsRead)
+                )
+                SELECT \(unescaped: PostgresStore.recordColumns), fields_size FROM records
+                WHERE zone_id = \(zoneID) AND record_name IN (SELECT name FROM chain)
+                """
+            : """
+                SELECT \(unescaped: PostgresStore.recordColumns), fields_size FROM records
+                WHERE zone_id = \(zoneID) AND record_name = ANY(\(names.sorted()))
+                """
+        let rows = try await tx.all(read) { row in
             BatchRecordRow(record: try PostgresStore.record(from: row), fieldsBytes: try row.makeRandomAccess()[14].decode(Int64.self))
         }
         for name in names where records[name] == nil { records[name] = .some(nil) }
