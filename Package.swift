@@ -47,11 +47,20 @@ let package = Package(
             name: "StratusStore",
             dependencies: [
                 "StratusModel",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "_NIOFileSystem", package: "swift-nio"),
+            ],
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "StratusStoreSQLite",
+            dependencies: [
+                "StratusModel",
+                "StratusStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -71,7 +80,7 @@ let package = Package(
         .target(
             name: "StratusStoreTesting",
             dependencies: [
-                "StratusStore",
+                "StratusStore", "StratusStoreSQLite",
                 "StratusStorePostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
@@ -133,6 +142,7 @@ let package = Package(
                 "StratusKit",
                 "StratusCore",
                 "StratusStore",
+                "StratusStoreSQLite",
                 "StratusStorePostgres",
                 "StratusModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -236,19 +246,19 @@ let package = Package(
         .testTarget(
             name: "StratusCoreTests",
             dependencies: [
-                "StratusCore", "StratusStore", "StratusModel", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "StratusCore", "StratusStore", "StratusStoreSQLite", "StratusModel", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: testSwiftSettings
         ),
         .testTarget(
             name: "StratusStorePostgresTests",
-            dependencies: ["StratusStorePostgres", "StratusStoreTesting", "StratusStore", "StratusModel"],
+            dependencies: ["StratusStorePostgres", "StratusStoreTesting", "StratusStore", "StratusStoreSQLite", "StratusModel"],
             swiftSettings: testSwiftSettings
         ),
         .testTarget(
             name: "StratusStoreTests",
             dependencies: [
-                "StratusStore", "StratusStorePostgres", "StratusStoreTesting", "StratusModel",
+                "StratusStore", "StratusStoreSQLite", "StratusStorePostgres", "StratusStoreTesting", "StratusModel",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             // Databases made by earlier schemas, read by path (MigrationHistoryTests).
@@ -261,7 +271,7 @@ let package = Package(
                 "StratusServer",
                 "StratusConsole",
                 "StratusCore",
-                "StratusStore",
+                "StratusStore", "StratusStoreSQLite",
                 "StratusStorePostgres", "StratusStoreTesting",
                 "StratusModel",
                 .product(name: "Hummingbird", package: "hummingbird"),

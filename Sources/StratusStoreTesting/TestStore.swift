@@ -1,5 +1,6 @@
 import Foundation
 import StratusStore
+import StratusStoreSQLite
 import StratusStorePostgres
 
 /// The store a test server runs on: SQLite in the test's directory by default, or PostgreSQL

@@ -9,6 +9,7 @@ import StratusKit
 import StratusModel
 import StratusServer
 import StratusStore
+import StratusStoreSQLite
 
 /// `stratus fuzz`: the sync fuzzer (StratusFuzz) against a server of its own — started here on a
 /// temporary data directory, fresh for every run a shrink needs — or the one `--server` names.

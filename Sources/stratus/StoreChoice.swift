@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import StratusStore
+import StratusStoreSQLite
 import StratusStorePostgres
 
 /// Which store `stratus serve` runs on: PostgreSQL when `--store` (or `STRATUS_STORE`) names a

@@ -1,5 +1,6 @@
 import GRDB
 import StratusModel
+import StratusStore
 
 extension SQLiteStore {
     public func zones(in database: DatabaseKey) async throws(StoreError) -> [StoredZone] {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import StratusModel
+import StratusStore
 
 /// Turns a ``RecordQuery`` into one parameterized SQL statement: filters in the WHERE clause,
 /// sort keys (missing values last, then the record name) in ORDER BY, the cursor as a keyset

@@ -1,3 +1,4 @@
+import StratusStore
 import GRDB
 
 /// Group commit on SQLite: zone batches that arrive while the writer is busy are written

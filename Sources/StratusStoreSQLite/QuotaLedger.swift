@@ -1,5 +1,6 @@
 import GRDB
 import StratusModel
+import StratusStore
 
 /// An account's storage quota on SQLite: the quota and the bytes its private records use
 /// (`quotas`; bytes are those of the stored fields JSON). Zone batches check and count it in

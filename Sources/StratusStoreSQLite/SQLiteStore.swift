@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import StratusModel
+import StratusStore
 
 /// The embedded store: one SQLite file in WAL mode (GRDB `DatabasePool`: one writer, parallel
 /// readers), or an in-memory database for tests.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import StratusModel
+import StratusStore
 
 extension SQLiteStore: SchemaStore {
     public func indexes(container: String, environment: ContainerEnvironment) async throws(StoreError) -> [IndexDefinition] {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import StratusModel
+import StratusStore
 
 extension SQLiteStore: AssetStore {
     /// Blobs a collection transaction looks at: small, so the writer is never held long.

@@ -1,5 +1,6 @@
 import GRDB
 import StratusModel
+import StratusStore
 
 extension SQLiteStore {
     public func createContainer(_ identifier: String) async throws(StoreError) {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import StratusModel
+import StratusStore
 
 extension SQLiteStore {
     public func appendNotifications(

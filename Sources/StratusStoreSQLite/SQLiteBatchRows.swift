@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import StratusModel
+import StratusStore
 
 /// The zone batch engine's reads (``BatchRows``) on SQLite: each a cached statement on the
 /// writer's connection, inside the group commit's transaction, answered on demand.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import StratusModel
+import StratusStore
 
 /// Row mapping: the column lists the store selects, and how a row becomes a stored value.
 extension SQLiteStore {

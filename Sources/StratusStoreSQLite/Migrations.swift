@@ -1,3 +1,4 @@
+import StratusStore
 import GRDB
 
 /// The store's schema history. Migrations are append-only once merged: never edit a shipped one.

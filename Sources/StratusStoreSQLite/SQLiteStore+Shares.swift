@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import StratusModel
+import StratusStore
 
 extension SQLiteStore: ShareStore {
     public func share(shortGUID: String) async throws(StoreError) -> StoredShare? {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import StratusModel
+import StratusStore
 
 extension SQLiteStore {
     /// Writes a group of zone batches in one transaction, each inside its own savepoint so an

@@ -1,5 +1,6 @@
 import GRDB
 import StratusModel
+import StratusStore
 
 /// Writes what the zone batch engine decided (``BatchWrites``) into SQLite, inside the group
 /// commit's transaction: records, then what hangs off them, then shares before their

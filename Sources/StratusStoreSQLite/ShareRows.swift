@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import StratusModel
+import StratusStore
 
 /// The share tables, read and written inside an open transaction: share rows, participant rows
 /// and each participant's shared database feed. Used by acceptance and leaving (zone batches
