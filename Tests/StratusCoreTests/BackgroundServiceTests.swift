@@ -3,6 +3,7 @@ import ServiceLifecycle
 @testable import StratusCore
 import StratusModel
 import StratusStore
+import StratusStoreSQLite
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import StratusModel
 import StratusStore
+import StratusStoreSQLite
 import StratusStorePostgres
 import Testing
 

@@ -3,6 +3,7 @@ import GRDB
 import PostgresNIO
 import StratusModel
 import StratusStore
+import StratusStoreSQLite
 import StratusStorePostgres
 import StratusStoreTesting
 import Testing

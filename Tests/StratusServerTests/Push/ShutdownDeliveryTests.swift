@@ -5,6 +5,7 @@ import StratusCore
 import StratusModel
 import StratusServer
 import StratusStore
+import StratusStoreSQLite
 import Testing
 
 /// A graceful shutdown delivers every change published before it: push delivery is a service of
