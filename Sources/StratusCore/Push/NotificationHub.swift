@@ -1,4 +1,5 @@
 import Foundation
+import ServiceLifecycle
 import StratusModel
 import Synchronization
 
@@ -36,9 +37,10 @@ public protocol NotificationHub: Sendable {
 }
 
 /// The in-process hub: waiters are continuations keyed by feed, woken in one pass. Timeouts are
-/// kept as deadlines and swept by one task a few times a second, so ten thousand held polls cost
-/// ten thousand continuations, not ten thousand timers.
-public final class LocalNotificationHub: NotificationHub {
+/// kept as deadlines and swept a few times a second by the hub's own service (``run()``, in the
+/// application's group) while any waiter is held, so ten thousand held polls cost ten thousand
+/// continuations, not ten thousand timers.
+public final class LocalNotificationHub: NotificationHub, Service {
     private struct Waiter {
         var after: Int64
         var deadline: ContinuousClock.Instant
@@ -59,8 +61,18 @@ public final class LocalNotificationHub: NotificationHub {
     static let sweepInterval = Duration.milliseconds(100)
 
     private let state = Mutex(State())
+    /// Rung when a first waiter arrives and no sweep runs.
+    private let doorbell: AsyncStream<Void>
+    private let ring: AsyncStream<Void>.Continuation
 
-    public init() {}
+    public init() {
+        (doorbell, ring) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Sweeps while waiters are held, each time the first one arrives, until a graceful shutdown.
+    public func run() async {
+        for await _ in doorbell.cancelOnGracefulShutdown() { await sweep() }
+    }
 
     /// The number of waiters held (for tests and metrics).
     public var waiterCount: Int { state.withLock { $0.waiters.values.reduce(0) { $0 + $1.count } } }
@@ -102,7 +114,7 @@ public final class LocalNotificationHub: NotificationHub {
                     return (nil, !state.sweeping)
                 }
                 if let answer { continuation.resume(returning: answer) }
-                if startSweeper { Task { [weak self] in await self?.sweep() } }
+                if startSweeper { ring.yield() }
             }
         } onCancel: {
             let waiter = state.withLock { state -> Waiter? in
@@ -130,7 +142,7 @@ public final class LocalNotificationHub: NotificationHub {
 
     /// Lets timed-out waiters go, while there are any.
     private func sweep() async {
-        while true {
+        while !Task.isCancelled {
             try? await Task.sleep(for: Self.sweepInterval)
             let now = ContinuousClock.now
             let (expired, more) = state.withLock { state -> ([CheckedContinuation<Bool, Never>], Bool) in

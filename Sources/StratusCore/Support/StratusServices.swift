@@ -32,8 +32,8 @@ public struct StratusServices: Sendable {
     public let configuration: CoreConfiguration
     /// Core's background work, each loop a `Service` for the application's group, in start
     /// order (a group shuts down in reverse, so the relay outlives the push worker that
-    /// announces through it): the instance relay, shared fault rules, push delivery, and the
-    /// scheduled asset collection.
+    /// announces through it): the instance relay, shared fault rules, the hub's timeout sweeper,
+    /// push delivery, and the scheduled asset collection.
     public let background: [any Service]
 
     public init(
@@ -44,6 +44,7 @@ public struct StratusServices: Sendable {
     ) {
         // Instances sharing a store tell each other what changed; one alone has no one to tell.
         let relay = InstanceRelay(signals: signals)
+        let localHub = hub
         let relayedHub = relay.isShared ? RelayedNotificationHub(local: hub, relay: relay) : nil
         let hub: any NotificationHub = relayedHub ?? hub
         let access = DatabaseAccess(configuration: configuration)
@@ -101,6 +102,8 @@ public struct StratusServices: Sendable {
             }
         }
         let sharing: [any Service] = relay.isShared ? [relay] + (faultSync.map { [$0] } ?? []) : []
-        self.background = sharing + [push.delivery, AssetCollector(assets: assets, logger: logger)]
+        // The in-process hub sweeps its waiters' timeouts (a relayed hub wraps it).
+        let sweeping: [any Service] = (localHub as? LocalNotificationHub).map { [$0] } ?? []
+        self.background = sharing + sweeping + [push.delivery, AssetCollector(assets: assets, logger: logger)]
     }
 }
