@@ -146,7 +146,7 @@ public struct ChangeService: Sendable {
         } catch let error as StoreError {
             throw CoreError(error)
         } catch {
-            throw CoreError(.internalError, "Internal error")
+            throw CoreError.internal(cause: error)
         }
     }
 }

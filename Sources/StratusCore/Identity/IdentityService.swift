@@ -211,7 +211,7 @@ public struct IdentityService: Sendable {
         } catch let error as StoreError {
             throw CoreError(error)
         } catch {
-            throw CoreError(.internalError, "Internal error")
+            throw CoreError.internal(cause: error)
         }
     }
 

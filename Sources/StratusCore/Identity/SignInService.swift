@@ -68,7 +68,7 @@ public struct SignInService: Sendable {
     public func setPassword(_ password: String?, userRecordName: String) async throws(CoreError) {
         try Self.checkPassword(password)
         let hash: String?
-        do { hash = try password.map(Passwords.hash) } catch { throw CoreError(.internalError, "Internal error") }
+        do { hash = try password.map(Passwords.hash) } catch { throw CoreError.internal(cause: error) }
         do { try await store.setPasswordHash(hash, userRecordName: userRecordName) } catch { throw CoreError(error) }
     }
 }

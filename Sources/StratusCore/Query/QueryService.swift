@@ -98,7 +98,7 @@ public struct QueryService: Sendable {
         } catch let error as StoreError {
             throw CoreError(error)
         } catch {
-            throw CoreError(.internalError, "Internal error")
+            throw CoreError.internal(cause: error)
         }
     }
 

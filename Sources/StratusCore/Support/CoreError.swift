@@ -13,6 +13,9 @@ public struct CoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `true` on a `ZONE_NOT_FOUND` whose zone went in an encrypted-data reset
     /// (`CKErrorUserDidResetEncryptedDataKey` natively).
     public var userDidResetEncryptedData: Bool?
+    /// Why an internal error happened (the store's or a library's own words): logged with the
+    /// request's ID, never sent to the client.
+    public var cause: String?
 
     public init(
         _ code: ServerErrorCode, _ reason: String, retryAfter: Int? = nil, redirectURL: String? = nil, ckErrorCode: Int? = nil,
@@ -27,6 +30,13 @@ public struct CoreError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { "\(code): \(reason)" }
+
+    /// The client's "Internal error", keeping `cause` for the log.
+    public static func `internal`(cause: any Error) -> CoreError {
+        var error = CoreError(.internalError, "Internal error")
+        error.cause = String(reflecting: cause)
+        return error
+    }
 
     public static func badRequest(_ reason: String) -> CoreError { CoreError(.badRequest, reason) }
 
@@ -78,7 +88,9 @@ public struct CoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .duplicate: self.init(.exists, "Resource already exists")
         case .busy: self.init(.tryAgainLater, "The server is busy; try again", retryAfter: 1)
         case .invalid: self.init(.badRequest, error.detail)
-        case .failure: self.init(.internalError, "Internal error")
+        case .failure:
+            self.init(.internalError, "Internal error")
+            cause = error.description
         }
     }
 }

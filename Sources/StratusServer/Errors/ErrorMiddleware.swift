@@ -21,7 +21,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             (context as? StratusRequestContext)?.facts.update { $0.errorCode = failure.code }
             if failure.code == .internalError {
                 // The cause stays here, with the request's ID; the client reads "Internal error".
-                context.logger.error("internal error", metadata: ["request_id": "\(context.id)", "cause": "\(String(reflecting: error))"])
+                context.logger.error("internal error", metadata: ["request_id": "\(context.id)", "cause": "\(failure.cause ?? String(reflecting: error))"])
             } else {
                 context.logger.debug("request failed", metadata: ["code": "\(failure.code)", "reason": "\(failure.reason)"])
             }
