@@ -17,6 +17,25 @@ struct BrowseRoutes: Sendable {
         group.get("c/:container/:environment/u/:user/:database", use: console.page(database))
         group.get("c/:container/:environment/u/:user/:database/zone", use: console.page(zone))
         group.get("c/:container/:environment/u/:user/:database/record", use: console.page(record))
+        group.post("containers", use: console.action(createContainer))
+    }
+
+    /// A container of your own (`iCloud.com.you.App`), with a development API token shown once
+    /// (`stratus container create` also records it in `dev-credentials.json`).
+    private func createContainer(_ request: ConsoleRequest) async throws -> (notice: String, next: String) {
+        let identifier = try request.form.required("identifier", label: "the container identifier")
+            .trimmingCharacters(in: .whitespaces)
+        guard IdentityService.isValidContainerIdentifier(identifier) else {
+            throw ConsoleFailure(
+                "A container identifier is ASCII letters, digits, '.', '-' and '_' (like iCloud.com.example.App), not '\(identifier)'."
+            )
+        }
+        let existed = try await services.identity.containerExists(identifier)
+        try await services.identity.createContainer(identifier)
+        let apiToken = try await services.identity.createAPIToken(container: identifier, environment: .development)
+        let next = "/console?" + QueryText.join([("container", identifier), ("environment", "development")])
+        let what = existed ? "Container \(identifier) already existed; a new" : "Container \(identifier) created. Its"
+        return ("\(what) development API token (shown once): \(apiToken)", next)
     }
 
     /// The signed-in home: the containers, and the accounts to act as.

@@ -4,7 +4,11 @@ enum BrowseTemplates {
         ("home", """
             <section aria-labelledby="containers"><h2 id="containers">Container</h2>
             <p>{{#containers}}{{#current}}<strong>{{name}}</strong>{{/current}}{{^current}}<a href="{{href}}">{{name}}</a>{{/current}} {{/containers}}</p>
-            <p>Environment: {{#environments}}{{#current}}<strong>{{name}}</strong>{{/current}}{{^current}}<a href="{{href}}">{{name}}</a>{{/current}} {{/environments}}</p></section>
+            <p>Environment: {{#environments}}{{#current}}<strong>{{name}}</strong>{{/current}}{{^current}}<a href="{{href}}">{{name}}</a>{{/current}} {{/environments}}</p>
+            <form method="post" action="/console/containers"><fieldset><legend>Your own container</legend>
+            <input type="hidden" name="formToken" value="{{formToken}}"><input type="hidden" name="back" value="/console">
+            <label for="identifier">Container identifier</label><input id="identifier" name="identifier" required placeholder="iCloud.com.you.App" pattern="[A-Za-z0-9._-]+">
+            <p><button type="submit">Create container</button> <span class="hint">with a development API token, shown once</span></p></fieldset></form></section>
             <section aria-labelledby="people"><h2 id="people">Accounts</h2><p class="hint">Open an account to act as it: what you do there, it does.</p>
             <div class="scroll"><table><thead><tr><th scope="col">Account</th><th scope="col">User record name</th></tr></thead><tbody>
             {{#accounts}}<tr><td><a href="{{href}}">{{label}}</a></td><td class="mono">{{userRecordName}}</td></tr>{{/accounts}}

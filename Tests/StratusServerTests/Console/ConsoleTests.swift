@@ -238,5 +238,29 @@ struct ConsoleTests {
         }
     }
 
+    @Test("the console creates your own container with a development API token that works at once")
+    func ownContainer() async throws {
+        try await TestServer.run { server in
+            var browser = ConsoleBrowser(server)
+            _ = try await browser.signIn()
+            let home = try await browser.get("/console")
+            #expect(home.text.contains("Create container"))
+            let bad = try await browser.post("/console/containers", [("identifier", "not a container!"), ("back", "/console")])
+            #expect(bad.text.contains("not &#39;not a container!&#39;") || bad.text.contains("not 'not a container!'"), "\(bad.text)")
+            let created = try await browser.post("/console/containers", [("identifier", "iCloud.com.you.App"), ("back", "/console")])
+            let notice = created.text
+            #expect(notice.contains("Container iCloud.com.you.App created"), "\(notice)")
+            let token = try #require(notice.range(of: "(shown once): ").map { String(notice[$0.upperBound...].prefix(64)) })
+            #expect(token.count == 64 && token.allSatisfy(\.isHexDigit), "\(token)")
+            let listed = try await server.admin("containers", method: .get).decode(ContainersResponse.self)
+            #expect(listed.containers.contains("iCloud.com.you.App"))
+            // The token is the new container's: a CKWS call with it is answered.
+            let zones = try await server.client.execute(
+                uri: "/database/1/iCloud.com.you.App/development/public/zones/list?ckAPIToken=\(token)", method: .get, headers: [:], body: nil
+            )
+            #expect(zones.status == .ok, "\(zones.text)")
+        }
+    }
+
     private struct FeedPage: Decodable { var notifications: [PushNotification] }
 }
