@@ -73,6 +73,10 @@ enum PostgresMigrations {
         ("p4-shared-settings", [
             "CREATE TABLE IF NOT EXISTS shared_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at BIGINT NOT NULL)",
         ]),
+        // The console's timeline, kept across restarts (bounded by the writer); every instance appends.
+        ("p5-activity", [
+            "CREATE TABLE IF NOT EXISTS activity (position BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, body TEXT NOT NULL)",
+        ]),
     ]
 
     /// Applies the migrations this database lacks; answers their names.

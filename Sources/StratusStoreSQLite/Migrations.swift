@@ -325,6 +325,17 @@ enum Migrations {
                 try db.execute(sql: "ALTER TABLE accounts ADD COLUMN password_hash TEXT")
             }
         }
+        migrator.registerMigration("v12-activity") { db in
+            // The console's timeline, kept across restarts (bounded by the writer).
+            try db.execute(
+                sql: """
+                    CREATE TABLE activity (
+                        position INTEGER PRIMARY KEY AUTOINCREMENT,
+                        body TEXT NOT NULL
+                    );
+                    """
+            )
+        }
         return migrator
     }
 }

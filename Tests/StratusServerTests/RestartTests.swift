@@ -28,4 +28,30 @@ struct RestartTests {
             #expect(wrong.first?.error?.serverErrorCode == .badRequest)
         }
     }
+
+    @Test("the console's timeline survives a restart, before what happens after it")
+    func timelineSurvivesRestart() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-restart-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let credentials = try await TestServer.run(directory: directory) { server in
+            try await server.createZone("Trips")
+            _ = try await server.modify([Records.create("paris", caption: "Paris")], zone: "Trips")
+            #expect(try await eventually { try await server.activity().contains { $0.recordNames == ["paris"] } })
+            return server.credentials
+        }
+        try await TestServer.run(directory: directory, previous: credentials) { server in
+            #expect(try await eventually { try await server.activity().contains { $0.recordNames == ["paris"] } }, "kept across the restart")
+            _ = try await server.modify([Records.create("rome", caption: "Rome")], zone: "Trips")
+            #expect(try await eventually { try await server.activity().first?.recordNames == ["rome"] })
+            let names = try await server.activity().compactMap(\.recordNames.first)
+            #expect(Array(names.prefix(2)) == ["rome", "paris"], "newest first: the restored entry stays behind the new one")
+        }
+    }
+}
+
+extension TestServer {
+    /// The admin API's timeline, newest first.
+    func activity() async throws -> [ActivityEntry] {
+        try await admin("activity", method: .get).decode(ActivityResponse.self).entries
+    }
 }

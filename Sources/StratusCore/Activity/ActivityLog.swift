@@ -5,7 +5,8 @@ import Synchronization
 /// `activity` and the console's timeline read.
 ///
 /// A ring of ``capacity`` entries: recording costs one short lock and never touches the store,
-/// so it adds nothing to the write path. One process's view (see the PostgreSQL issue for many).
+/// so it adds nothing to the write path. ``ActivityJournal`` keeps it across restarts: it saves
+/// what was recorded (``takeUnsaved()``) and puts the saved timeline back at start (``restore(_:)``).
 public final class ActivityLog: Sendable {
     /// What a reader asks for: entries after `after`, optionally of one account or zone.
     public struct Filter: Sendable, Hashable {
@@ -37,30 +38,72 @@ public final class ActivityLog: Sendable {
         }
     }
 
-    public var capacity: Int { state.withLock { $0.capacity } }
-    private let state: Mutex<RingBuffer<ActivityEntry>>
+    public var capacity: Int { state.withLock { $0.ring.capacity } }
+    private let state: Mutex<State>
+    /// Rung when an entry is recorded (for ``ActivityJournal``).
+    let recorded: AsyncStream<Void>
+    private let ring: AsyncStream<Void>.Continuation
+
+    private struct State {
+        var ring: RingBuffer<ActivityEntry>
+        /// Entries recorded and not yet saved, oldest first (at most a ring's worth).
+        var unsaved: [ActivityEntry] = []
+    }
 
     public init(capacity: Int = 2_000) {
-        self.state = Mutex(RingBuffer(capacity: capacity))
+        self.state = Mutex(State(ring: RingBuffer(capacity: capacity)))
+        (recorded, ring) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
     /// Adds an entry (its sequence is assigned here) and returns that sequence.
     @discardableResult
     public func record(_ entry: ActivityEntry) -> Int64 {
-        state.withLock { ring in
-            ring.append { sequence in
+        let sequence = state.withLock { state in
+            let sequence = state.ring.append { sequence in
                 var entry = entry
                 entry.sequence = sequence
                 return entry
             }
+            var saved = entry
+            saved.sequence = sequence
+            if state.unsaved.count == state.ring.capacity { state.unsaved.removeFirst() }
+            state.unsaved.append(saved)
+            return sequence
+        }
+        ring.yield()
+        return sequence
+    }
+
+    /// The entries recorded since the last call, oldest first.
+    func takeUnsaved() -> [ActivityEntry] {
+        state.withLock { state in
+            defer { state.unsaved = [] }
+            return state.unsaved
+        }
+    }
+
+    /// Puts a saved timeline (oldest first) back before whatever was recorded since start, all
+    /// numbered again in that order.
+    func restore(_ saved: [ActivityEntry]) {
+        state.withLock { state in
+            let since = state.ring.newestFirst(limit: state.ring.capacity) { _ in true }.reversed()
+            var ring = RingBuffer<ActivityEntry>(capacity: state.ring.capacity)
+            for entry in saved + since {
+                ring.append { sequence in
+                    var entry = entry
+                    entry.sequence = sequence
+                    return entry
+                }
+            }
+            state.ring = ring
         }
     }
 
     /// Entries the filter admits, newest first, at most `filter.limit`.
     public func entries(_ filter: Filter) -> ActivityResponse {
-        state.withLock { ring in
-            let found = ring.newestFirst(limit: filter.limit) { entry in entry.sequence <= filter.after ? nil : filter.admits(entry) }
-            return ActivityResponse(entries: found, latest: ring.latest)
+        state.withLock { state in
+            let found = state.ring.newestFirst(limit: filter.limit) { entry in entry.sequence <= filter.after ? nil : filter.admits(entry) }
+            return ActivityResponse(entries: found, latest: state.ring.latest)
         }
     }
 }

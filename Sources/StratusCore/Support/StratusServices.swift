@@ -32,8 +32,9 @@ public struct StratusServices: Sendable {
     public let configuration: CoreConfiguration
     /// Core's background work, each loop a `Service` for the application's group, in start
     /// order (a group shuts down in reverse, so the relay outlives the push worker that
-    /// announces through it): the instance relay, shared fault rules, the hub's timeout sweeper,
-    /// push delivery, and the scheduled asset collection.
+    /// announces through it, and the timeline's journal outlives the push worker whose commits it
+    /// saves): the instance relay, shared fault rules, the timeline's journal, the hub's timeout
+    /// sweeper, push delivery, and the scheduled asset collection.
     public let background: [any Service]
 
     public init(
@@ -104,6 +105,8 @@ public struct StratusServices: Sendable {
         let sharing: [any Service] = relay.isShared ? [relay] + (faultSync.map { [$0] } ?? []) : []
         // The in-process hub sweeps its waiters' timeouts (a relayed hub wraps it).
         let sweeping: [any Service] = (localHub as? LocalNotificationHub).map { [$0] } ?? []
-        self.background = sharing + sweeping + [push.delivery, AssetCollector(assets: assets, logger: logger)]
+        self.background = sharing + [ActivityJournal(log: activity, store: store, logger: logger)] + sweeping + [
+            push.delivery, AssetCollector(assets: assets, logger: logger),
+        ]
     }
 }
