@@ -69,6 +69,7 @@ public func buildRouter(
     AccountEventRoutes(admin: services.admin, identity: services.identity, limit: limits.requestBytes).register(on: admin)
     ServerKeyRoutes(serverKeys: services.serverKeys, limit: limits.requestBytes).register(on: admin)
     AssetCollectionRoutes(assets: services.assets, limit: limits.requestBytes).register(on: admin)
+    FixtureRoutes(fixtures: services.fixtures, limit: limits.requestBytes).register(on: admin)
     if let metrics { ServerMetrics.register(on: router, registry: metrics, identity: services.identity) }
     mount(router)
     MethodNotAllowedRoutes.register(on: router)

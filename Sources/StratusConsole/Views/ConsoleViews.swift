@@ -72,6 +72,7 @@ struct PageChrome: Sendable {
             "schema": "\(base)/\(environment)/schema",
             "faults": "\(base)/\(environment)/faults",
             "accounts": "\(base)/\(environment)/accounts",
+            "data": "\(base)/\(environment)/data",
             "container": container,
             "environment": environment,
         ]

@@ -98,5 +98,24 @@ enum ControlTemplates {
             <p class="hint">Older database and zone change tokens then answer CHANGE_TOKEN_EXPIRED, as after a long time offline.</p>
             </fieldset></form>
             """),
+        ("data", """
+            <p class="hint">Test fixtures for {{container}} ({{environment}}): every account's private zones and the public database.
+            Share records and asset fields are not exported.</p>
+            <h2>Export</h2><p><a href="{{exportPath}}" download>Download the records as JSON</a></p>
+            <form method="post" action="{{action}}"><fieldset><legend>Import an export</legend>
+            <input type="hidden" name="formToken" value="{{formToken}}"><input type="hidden" name="back" value="{{back}}">
+            <label for="document">The export's JSON</label><textarea id="document" name="document" rows="6" required></textarea>
+            <p><button type="submit" name="operation" value="import">Import</button></p></fieldset></form>
+            <h2>Reset</h2>
+            <form method="post" action="{{action}}"><fieldset><legend>One account</legend>
+            <input type="hidden" name="formToken" value="{{formToken}}"><input type="hidden" name="back" value="{{back}}">
+            <label for="resetAccount">Account</label><select id="resetAccount" name="account">{{#accounts}}<option value="{{value}}">{{label}}</option>{{/accounts}}</select>
+            <p><button type="submit" name="operation" value="resetAccount" class="danger"
+            data-confirm="Delete this account's zones, records and subscriptions in {{container}} ({{environment}})?">Reset the account's data</button></p></fieldset></form>
+            <form method="post" action="{{action}}"><input type="hidden" name="formToken" value="{{formToken}}"><input type="hidden" name="back" value="{{back}}">
+            <p><button type="submit" name="operation" value="reset" class="danger"
+            data-confirm="Delete every account's zones, records and subscriptions, and the public database's records, in {{container}} ({{environment}})?">Reset all data of {{environment}}</button>
+            <span class="hint">Containers, API tokens and accounts stay.</span></p></form>
+            """),
     ]
 }

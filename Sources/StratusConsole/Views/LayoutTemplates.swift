@@ -13,7 +13,7 @@ enum LayoutTemplates {
             <body data-form-token="{{formToken}}"><a class="skip" href="#main">Skip to the content</a>
             <header class="top"><nav aria-label="Console">
             <a href="{{home}}">Home</a> <a href="{{sideBySide}}">Side by side</a> <a href="{{timeline}}">Timeline</a> <a href="{{requests}}">Requests</a>
-            <a href="{{schema}}">Schema</a> <a href="{{faults}}">Faults</a> <a href="{{accounts}}">Accounts and tokens</a></nav>
+            <a href="{{schema}}">Schema</a> <a href="{{faults}}">Faults</a> <a href="{{accounts}}">Accounts and tokens</a> <a href="{{data}}">Data</a></nav>
             <span class="where">{{container}} · {{environment}}</span>
             <form method="post" action="/console/sign-out" class="inline"><input type="hidden" name="formToken" value="{{formToken}}">
             <button type="submit">Sign out</button></form></header>

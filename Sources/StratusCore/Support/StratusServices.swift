@@ -13,6 +13,8 @@ public struct StratusServices: Sendable {
     /// The sign-in page behind `redirectURL`.
     public let signIn: SignInService
     public let admin: AdminService
+    /// Reset, export and import of a container environment's data (test fixtures).
+    public let fixtures: DataFixtures
     public let users: UserService
     public let queries: QueryService
     public let schema: SchemaService
@@ -79,6 +81,7 @@ public struct StratusServices: Sendable {
         self.serverKeys = ServerKeys(store: store, configuration: configuration, seen: SeenSignatures())
         self.signIn = SignInService(store: store, identity: identity, configuration: configuration)
         self.admin = AdminService(store: store, identity: identity, push: push)
+        self.fixtures = DataFixtures(store: store, identity: identity, records: self.records, push: push, now: configuration.now)
         self.users = UserService(store: store, identity: identity, configuration: configuration)
         self.shares = ShareService(store: store, configuration: configuration, push: push, assets: assets)
         self.subscriptions = SubscriptionService(

@@ -262,5 +262,33 @@ struct ConsoleTests {
         }
     }
 
+    @Test("the Data page downloads the records, resets an account or everything (asking first), and imports a download")
+    func dataPage() async throws {
+        try await TestServer.run { server in
+            try await server.createZone("Trips")
+            _ = try await server.modify([Records.create("paris", caption: "Paris")], zone: "Trips")
+            var browser = ConsoleBrowser(server)
+            _ = try await browser.signIn()
+            let base = "/console/c/\(DevSeeder.container)/development"
+            let page = try await browser.get("\(base)/data")
+            #expect(page.text.contains("Download the records as JSON") && page.text.contains("data-confirm="), "destructive buttons ask first")
+            let download = try await browser.get("\(base)/data/export")
+            #expect(download.headers[.contentDisposition]?.hasPrefix("attachment") == true)
+            let export = try download.decode(DataExport.self)
+            #expect(export.databases.flatMap(\.zones).flatMap(\.records).compactMap(\.recordName) == ["paris"])
+
+            let reset = try await browser.post("\(base)/data", [("operation", "resetAccount"), ("account", server.userRecordName("alice")), ("back", "\(base)/data")])
+            #expect(reset.text.contains("Reset: 1 zones, 0 records"), "\(reset.text)")
+            #expect(try await server.lookup(["paris"], zone: "Trips").first?.error?.serverErrorCode == .zoneNotFound)
+            let imported = try await browser.post("\(base)/data", [
+                ("operation", "import"), ("document", download.text), ("back", "\(base)/data"),
+            ])
+            #expect(imported.text.contains("Imported 1 records into 1 new zones."), "\(imported.text)")
+            #expect(try await server.lookup(["paris"], zone: "Trips").first?.value?.fields?["caption"] == .string("Paris"))
+            let everything = try await browser.post("\(base)/data", [("operation", "reset"), ("back", "\(base)/data")])
+            #expect(everything.text.contains("Reset: 1 zones"), "\(everything.text)")
+        }
+    }
+
     private struct FeedPage: Decodable { var notifications: [PushNotification] }
 }
