@@ -28,11 +28,12 @@ struct LiveRoutes: Sendable {
         let base = try request.place()
         let people = try await AccountDirectory.load(services.identity)
         let fields = request.query
+        let zoneNames = try await knownZones(base, people: people, origin: request.origin)
         var panes: [[String: Any]] = []
         for (side, label) in [("l", "Left"), ("r", "Right")] {
             let user = fields["\(side)u"], scope = DatabaseScope(rawValue: fields["\(side)s"] ?? "") ?? .private
             var pane: [String: Any] = [
-                "side": side, "label": label, "zone": fields["\(side)z"] ?? "",
+                "side": side, "label": label, "zone": fields["\(side)z"] ?? "", "zoneNames": zoneNames,
                 "accounts": people.choices(selected: user),
                 "owners": people.accounts.map { ["value": $0.userRecordName, "label": AccountDirectory.name($0), "selected": $0.userRecordName == fields["\(side)o"]] },
                 "databases": DatabaseScope.allCases.map { ["value": $0.rawValue, "label": $0.rawValue.capitalized, "selected": $0 == scope] },
@@ -52,6 +53,18 @@ struct LiveRoutes: Sendable {
             "panes": panes, "action": "\(base.base)/side-by-side", "anyOpen": panes.contains { $0["open"] != nil },
         ]
         return console.views.page("sideBySide", title: "Side by side", values, chrome: console.chrome(request, place: base))
+    }
+
+    /// The zones of every account's private database (what a pane may open: the zone itself, or
+    /// a participant's view of it in their shared database), by name.
+    private func knownZones(_ base: Place, people: AccountDirectory, origin: String) async throws -> [String] {
+        var names: Set<String> = []
+        for account in people.accounts {
+            let place = Place(container: base.container, environment: base.environment, user: account.userRecordName, scope: .private)
+            let zones = try await services.zones.list(scope: place.scope(origin: origin))
+            names.formUnion(zones.zones.compactMap { $0.value?.zoneID.zoneName })
+        }
+        return names.sorted()
     }
 
     private func pane(_ request: ConsoleRequest) async throws -> Response {

@@ -8,7 +8,8 @@ enum LiveTemplates {
             {{#accounts}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/accounts}}</select>
             <label for="{{side}}s">Database</label><select id="{{side}}s" name="{{side}}s">
             {{#databases}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/databases}}</select>
-            <label for="{{side}}z">Zone</label><input id="{{side}}z" name="{{side}}z" value="{{zone}}">
+            <label for="{{side}}z">Zone</label><input id="{{side}}z" name="{{side}}z" value="{{zone}}" list="{{side}}zones" autocomplete="off">
+            <datalist id="{{side}}zones">{{#zoneNames}}<option value="{{.}}">{{/zoneNames}}</datalist>
             <label for="{{side}}o">Zone owner (shared database)</label><select id="{{side}}o" name="{{side}}o">
             {{#owners}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/owners}}</select>
             </fieldset>{{/panes}}<p><button type="submit">Show side by side</button></p></form></details>

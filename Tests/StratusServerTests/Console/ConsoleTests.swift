@@ -290,5 +290,19 @@ struct ConsoleTests {
         }
     }
 
+    @Test("side by side offers the zones there are to choose from")
+    func sideBySideZonePicker() async throws {
+        try await TestServer.run { server in
+            try await server.createZone("Trips")
+            try await server.createZone("Bobs", as: "bob")
+            var browser = ConsoleBrowser(server)
+            _ = try await browser.signIn()
+            let page = try await browser.get("/console/c/\(DevSeeder.container)/development/side-by-side")
+            let choices = page.text.components(separatedBy: "<datalist id=\"lzones\">").last?.components(separatedBy: "</datalist>").first ?? ""
+            #expect(choices.contains("<option value=\"Trips\">") && choices.contains("<option value=\"Bobs\">"), "\(choices)")
+            #expect(page.text.contains("list=\"rzones\""))
+        }
+    }
+
     private struct FeedPage: Decodable { var notifications: [PushNotification] }
 }
