@@ -22,6 +22,12 @@ public struct Console: Sendable {
         self.views = try ConsoleViews()
     }
 
+    /// A development server on loopback offers the browsers of its own machine a one-click sign-in
+    /// with this admin token (`stratus serve --dev` calls it once it has seeded the token).
+    public func offerLocalSignIn(adminToken: String) {
+        sessions.offerLocalSignIn(adminToken: adminToken)
+    }
+
     /// Adds every console route to `router`.
     public func register<Context: RequestContext>(on router: Router<Context>) {
         // The server's front door: a browser opening the server's address lands on the console.

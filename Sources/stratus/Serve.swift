@@ -116,6 +116,8 @@ struct Serve: AsyncParsableCommand {
                         )
                     }
                     Serve.say(DevCredentialsFile.walkthrough(credentials))
+                    // A development server only this machine reaches: its browsers sign in at one click.
+                    if ["127.0.0.1", "localhost", "::1"].contains(host) { console.offerLocalSignIn(adminToken: credentials.adminToken) }
                 } else {
                     try await DataDirectoryLock(directory: dataURL).holding { try await AdminTokenFile(directory: dataURL).ensure(with: services) }
                 }

@@ -23,7 +23,10 @@ struct SessionRoutes: Sendable {
     /// Signed out: the sign-in form. Signed in: the accounts of a container.
     @Sendable private func home<Context: RequestContext>(_ request: Request, context: Context) async throws -> Response {
         guard let signedIn = try await console.consoleRequest(request, context) else {
-            return ConsoleViews.html(console.views.render("signIn", ["title": "Sign in", "signedOut": request.uri.query == "signed-out"]))
+            let local = console.sessions.localSignInToken != nil && Self.isLocal(request, context)
+            return ConsoleViews.html(console.views.render(
+                "signIn", ["title": "Sign in", "signedOut": request.uri.query == "signed-out", "localSignIn": local]
+            ))
         }
         do {
             return try await BrowseRoutes(console: console).home(signedIn)
@@ -36,7 +39,9 @@ struct SessionRoutes: Sendable {
     /// The admin token, checked, becomes a session; the token itself goes no further than memory.
     @Sendable private func signIn<Context: RequestContext>(_ request: Request, context: Context) async throws -> Response {
         let body = try await request.body.collect(upTo: console.services.configuration.limits.requestBytes)
-        let token = FormFields(String(buffer: body))["adminToken"] ?? ""
+        let form = FormFields(String(buffer: body))
+        var token = form["adminToken"] ?? ""
+        if form["local"] == "1", let offered = console.sessions.localSignInToken, Self.isLocal(request, context) { token = offered }
         var valid = false
         if !token.isEmpty {
             do { valid = try await console.services.identity.isAdmin(token: token) } catch { valid = false }
@@ -70,6 +75,18 @@ struct SessionRoutes: Sendable {
         var response = Console.redirect("/console?signed-out")
         response.setCookie(Cookie(name: ConsoleSessions.cookieName, value: "", maxAge: 0, path: "/console", httpOnly: true, sameSite: .strict))
         return response
+    }
+
+    /// A browser on the server's own machine, not behind a proxy, on a page of the same host:
+    /// what one-click sign-in is offered to (a development server's convenience).
+    static func isLocal<Context: RequestContext>(_ request: Request, _ context: Context) -> Bool {
+        let loopback: Set<String> = ["127.0.0.1", "::1", "::ffff:127.0.0.1"]
+        guard let address = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress, loopback.contains(address) else { return false }
+        let proxied = [HTTPField.Name("Forwarded"), HTTPField.Name("X-Forwarded-For")].compactMap { $0 }.contains { request.headers[$0] != nil }
+        guard !proxied else { return false }
+        guard let origin = request.headers[.origin] else { return true }
+        let host = URLComponents(string: origin)?.host ?? ""
+        return ["127.0.0.1", "localhost", "[::1]", "::1"].contains(host)
     }
 
     private static func file(_ text: String, type: String) -> Response {

@@ -50,6 +50,15 @@ final class ConsoleSessions: Sendable {
     }
 
     /// Opens a session for a verified admin token; the oldest goes when the table is full.
+    /// The admin token a development server on this machine signs in with at one click.
+    private let localSignIn = Mutex<String?>(nil)
+
+    /// Offers one-click sign-in, with `adminToken`, to browsers on the server's own machine.
+    func offerLocalSignIn(adminToken: String) { localSignIn.withLock { $0 = adminToken } }
+
+    /// The one-click sign-in's token, when offered.
+    var localSignInToken: String? { localSignIn.withLock { $0 } }
+
     func open(adminToken: String) -> ConsoleSession {
         let session = ConsoleSession(
             id: Self.randomToken(), formToken: Self.randomToken(), adminToken: adminToken, lastSeen: .now

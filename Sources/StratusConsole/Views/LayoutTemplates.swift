@@ -31,7 +31,10 @@ enum LayoutTemplates {
             <input id="adminToken" name="adminToken" type="password" autocomplete="current-password" required autofocus>
             <p class="hint">The admin token <code>stratus serve</code> printed (with <code>--dev</code>, in <code>dev-credentials.json</code>).
             It stays on the server: the browser keeps only a session cookie.</p>
-            <p><button type="submit">Sign in</button></p></form></main></body></html>
+            <p><button type="submit">Sign in</button></p></form>
+            {{#localSignIn}}<form method="post" action="/console/sign-in"><input type="hidden" name="local" value="1">
+            <p><button type="submit">Sign in on this machine</button> <span class="hint">a development server, on this computer: no token to paste</span></p></form>{{/localSignIn}}
+            </main></body></html>
             """),
         ("message", """
             <p class="notice error" role="alert">{{message}}</p>

@@ -6,7 +6,7 @@ import StratusModel
 
 /// The per-request context of every Stratus route: Hummingbird's core storage plus the
 /// caller the auth middleware established (`nil` until it ran).
-public struct StratusRequestContext: RequestContext {
+public struct StratusRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The resolved database and caller of a CKWS request.
     public var scope: RequestScope?
@@ -14,6 +14,9 @@ public struct StratusRequestContext: RequestContext {
     public let channel: any Channel
     /// What the request did, for its access-log line.
     public let facts = RequestFactsBox()
+
+    /// The peer's address (the console offers a development server's own machine one-click sign-in).
+    public var remoteAddress: SocketAddress? { channel.remoteAddress }
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)

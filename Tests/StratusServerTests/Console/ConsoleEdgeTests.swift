@@ -170,4 +170,29 @@ struct ConsoleEdgeTests {
             #expect(refused.text.contains("not an http(s) origin"))
         }
     }
+
+    @Test("a development server offers its own machine a one-click sign-in, never a proxied or cross-site request")
+    func localSignIn() async throws {
+        let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+        try await TestServer.run(consoleLocalSignIn: true) { server in
+            let page = try await server.client.execute(uri: "/console", method: .get, headers: [:], body: nil)
+            #expect(page.text.contains("Sign in on this machine"))
+            let signedIn = try await server.client.execute(uri: "/console/sign-in", method: .post, headers: form, body: ByteBuffer(string: "local=1"))
+            #expect(signedIn.status == .seeOther && signedIn.headers[.setCookie]?.contains("stratus-console=") == true, "\(signedIn.status)")
+            var proxied = form
+            proxied[HTTPField.Name("X-Forwarded-For")!] = "203.0.113.9"
+            let viaProxy = try await server.client.execute(uri: "/console/sign-in", method: .post, headers: proxied, body: ByteBuffer(string: "local=1"))
+            #expect(viaProxy.status == .unauthorized)
+            var crossSite = form
+            crossSite[.origin] = "https://evil.example"
+            let fromElsewhere = try await server.client.execute(uri: "/console/sign-in", method: .post, headers: crossSite, body: ByteBuffer(string: "local=1"))
+            #expect(fromElsewhere.status == .unauthorized)
+        }
+        try await TestServer.run { server in
+            let page = try await server.client.execute(uri: "/console", method: .get, headers: [:], body: nil)
+            #expect(!page.text.contains("Sign in on this machine"), "not offered unless the server offers it")
+            let refused = try await server.client.execute(uri: "/console/sign-in", method: .post, headers: form, body: ByteBuffer(string: "local=1"))
+            #expect(refused.status == .unauthorized)
+        }
+    }
 }

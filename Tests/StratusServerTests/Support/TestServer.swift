@@ -36,6 +36,7 @@ struct TestServer {
         http: HTTPOptions = HTTPOptions(),
         buggify: BuggifySetting? = nil,
         devSignIn: Bool = false,
+        consoleLocalSignIn: Bool = false,
         requireIndexes: Bool = false,
         now: (@Sendable () -> Int64)? = nil,
         logger given: Logger? = nil,
@@ -57,6 +58,7 @@ struct TestServer {
         var logger = given ?? Logger(label: "stratus-test")
         if given == nil { logger.logLevel = .warning }
         let console = try Console(services: services)
+        if consoleLocalSignIn { console.offerLocalSignIn(adminToken: credentials.adminToken) }
         let app = buildApplication(
             services, host: "127.0.0.1", port: 0, options: http, metrics: TestMetrics.registry, logger: logger,
             mount: { console.register(on: $0) }
