@@ -117,7 +117,7 @@ struct Serve: AsyncParsableCommand {
                     }
                     Serve.say(DevCredentialsFile.walkthrough(credentials))
                     // A development server only this machine reaches: its browsers sign in at one click.
-                    if ["127.0.0.1", "localhost", "::1"].contains(host) { console.offerLocalSignIn(adminToken: credentials.adminToken) }
+                    if Serve.isLoopback(host) { console.offerLocalSignIn(adminToken: credentials.adminToken) }
                 } else {
                     try await DataDirectoryLock(directory: dataURL).holding { try await AdminTokenFile(directory: dataURL).ensure(with: services) }
                 }
@@ -125,7 +125,8 @@ struct Serve: AsyncParsableCommand {
                 Serve.say("Store: \(storeDescription)")
                 Serve.say("Stratus listening on http://\(host):\(boundPort)")
                 let tokenFile = dataURL.appendingPathComponent(dev ? "dev-credentials.json" : "admin-token").path
-                Serve.say("Console: http://\(reachableHost):\(boundPort)/console (sign in with the admin token in \(tokenFile))")
+                let oneClick = dev && Serve.isLoopback(host) ? "one click on this machine, or " : ""
+                Serve.say("Console: http://\(reachableHost):\(boundPort)/console (sign in with \(oneClick)the admin token in \(tokenFile))")
             } catch {
                 Serve.say("stratus: cannot prepare the data directory: \(error)")
                 Foundation.exit(1)
@@ -142,6 +143,9 @@ struct Serve: AsyncParsableCommand {
         )
         try await group.run()
     }
+
+    /// Whether `host` is reachable from this machine only.
+    static func isLoopback(_ host: String) -> Bool { ["127.0.0.1", "localhost", "::1"].contains(host) }
 
     /// A line on standard output, written unbuffered so it appears at once, even through a pipe.
     static func say(_ line: String) {
