@@ -7,18 +7,20 @@ import StratusStore
 /// Keeps the console's timeline across restarts: at start it puts the saved timeline back into
 /// the ``ActivityLog``; then, at most every ``interval``, it saves what was recorded since (one
 /// store write for everything recorded meanwhile, off every request's path), and once more when
-/// the server stops. The store keeps the newest ring's worth.
+/// the server stops. The store keeps the newest ring's worth, and so does the log's unsaved list:
+/// under load a save encodes at most a ring's worth, however many commits the interval saw (a
+/// crash loses at most an interval's entries).
 struct ActivityJournal: Service {
     let log: ActivityLog
     let store: any ActivityStore
     let logger: Logger
-    var interval: Duration = .milliseconds(250)
+    var interval: Duration = .seconds(2)
 
     func run() async {
         await restore()
         for await _ in log.recorded.cancelOnGracefulShutdown() {
             await save()
-            try? await Task.sleep(for: interval)
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
         }
         await save()
     }
