@@ -173,22 +173,8 @@ extension PostgresBatchRows {
         missing = Missing()
         guard !wanted.isEmpty else { return false }
         if !wanted.records.isEmpty { try await readRecords(wanted.records, withAncestors: true, in: tx) }
-        if !wanted.sources.isEmpty {
-            let pairs = try await tx.all("""
-                SELECT target_name, source_name FROM record_references WHERE zone_id = \(zoneID) AND target_name = ANY(\(wanted.sources.sorted()))
-                ORDER BY target_name, source_name
-                """) { try $0.decode((String, String).self) }
-            for target in wanted.sources { sources[target] = [] }
-            for (target, source) in pairs { sources[target, default: []].append(source) }
-        }
-        if !wanted.children.isEmpty {
-            let pairs = try await tx.all("""
-                SELECT parent_name, record_name FROM records WHERE zone_id = \(zoneID) AND parent_name = ANY(\(wanted.children.sorted()))
-                ORDER BY parent_name, record_name
-                """) { try $0.decode((String, String).self) }
-            for parent in wanted.children { childNames[parent] = [] }
-            for (parent, child) in pairs { childNames[parent, default: []].append(child) }
-        }
+        if !wanted.sources.isEmpty { try await readSources(below: wanted.sources, in: tx) }
+        if !wanted.children.isEmpty { try await readSubtrees(below: wanted.children, in: tx) }
         try await readShares(wanted, in: tx)
         if !wanted.uploads.isEmpty {
             let rows = try await tx.all("""
@@ -207,6 +193,43 @@ extension PostgresBatchRows {
             for checksum in stored { blobs[checksum] = true }
         }
         return true
+    }
+
+    /// The `DELETE_SELF` sources of `targets` and of their sources in turn (the whole cascade a
+    /// delete may follow), with the sources' rows, in two statements: a cascade costs one round.
+    private func readSources(below targets: Set<String>, in tx: PostgresTransaction) async throws {
+        let pairs = try await tx.all("""
+            WITH RECURSIVE closure(target) AS (
+                SELECT unnest(\(targets.sorted())::text[])
+                UNION SELECT r.source_name FROM record_references r JOIN closure c ON r.zone_id = \(zoneID) AND r.target_name = c.target
+            )
+            SELECT c.target, r.source_name FROM closure c
+                LEFT JOIN record_references r ON r.zone_id = \(zoneID) AND r.target_name = c.target
+            ORDER BY c.target, r.source_name
+            """) { try $0.decode((String, String?).self) }
+        // Targets known from an earlier round keep their list; the new ones get theirs.
+        let fresh = Set(pairs.map(\.0)).filter { sources[$0] == nil }
+        for target in fresh { sources[target] = [] }
+        for case let (target, source?) in pairs where fresh.contains(target) { sources[target]?.append(source) }
+        let unread = Set(pairs.compactMap(\.1)).filter { records[$0] == nil }
+        try await readRecords(unread, withAncestors: false, in: tx)
+    }
+
+    /// The children of `parents` and of theirs in turn (the whole subtree a move carries), in
+    /// one statement: a subtree costs one round.
+    private func readSubtrees(below parents: Set<String>, in tx: PostgresTransaction) async throws {
+        let pairs = try await tx.all("""
+            WITH RECURSIVE tree(name) AS (
+                SELECT unnest(\(parents.sorted())::text[])
+                UNION SELECT r.record_name FROM records r JOIN tree t ON r.zone_id = \(zoneID) AND r.parent_name = t.name
+            )
+            SELECT t.name, r.record_name FROM tree t
+                LEFT JOIN records r ON r.zone_id = \(zoneID) AND r.parent_name = t.name
+            ORDER BY t.name, r.record_name
+            """) { try $0.decode((String, String?).self) }
+        let fresh = Set(pairs.map(\.0)).filter { childNames[$0] == nil }
+        for parent in fresh { childNames[parent] = [] }
+        for case let (parent, child?) in pairs where fresh.contains(parent) { childNames[parent]?.append(child) }
     }
 
     /// The records named, and with `withAncestors` their ancestors too (up to ``ancestorsRead``

@@ -94,12 +94,18 @@ struct PostgresBatchWrites {
                 """)
         }
         for claimed in writes.claims.values {
-            try await tx.execute("""
-                UPDATE asset_uploads SET claimed_zone = \(claimed.claim.zoneID), claimed_record = \(claimed.claim.recordName),
-                    claimed_field = \(claimed.claim.fieldName)
-                WHERE upload_id = \(claimed.uploadID)
+            let claim = claimed.claim
+            // A receipt's purge takes no writers' lock: one that went since the batch read it fails
+            // the batch, to be tried again (it then meets the refusal the engine gives a missing receipt).
+            let updated = try await tx.execute("""
+                UPDATE asset_uploads SET claimed_zone = \(claim.zoneID), claimed_record = \(claim.recordName), claimed_field = \(claim.fieldName)
+                WHERE upload_id = \(claimed.uploadID) AND checksum = \(claimed.checksum)
+                    AND (claimed_zone IS NULL OR (claimed_zone = \(claim.zoneID) AND claimed_record = \(claim.recordName)
+                        AND claimed_field = \(claim.fieldName)))
+                RETURNING 1
                 """)
-            try await tx.execute("UPDATE blobs SET unreferenced_since = NULL WHERE checksum = \(claimed.checksum)")
+            let kept = try await tx.execute("UPDATE blobs SET unreferenced_since = NULL WHERE checksum = \(claimed.checksum) RETURNING 1")
+            guard updated == 1, kept == 1 else { throw StoreError(.busy, "a receipt or its blob went while the batch ran") }
         }
     }
 

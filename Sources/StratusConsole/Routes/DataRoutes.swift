@@ -61,7 +61,7 @@ struct DataRoutes: Sendable {
             let result = try await services.fixtures.importData(document, logger: Logger(label: "stratus.console"))
             let refused = result.errors.isEmpty ? "" : "; \(result.errors.count) refused, the first: \(result.errors[0].reason)"
             return ("Imported \(result.recordsSaved) records into \(result.zonesCreated) new zones\(refused).", next)
-        default:
+        case "reset", "resetAccount":
             let user = form["operation"] == "resetAccount" ? try form.required("account", label: "the account") : nil
             let result = try await services.fixtures.reset(
                 DataResetRequest(container: place.container, environment: place.environment, userRecordName: user)
@@ -70,6 +70,8 @@ struct DataRoutes: Sendable {
                 "Reset: \(result.zonesDeleted) zones, \(result.recordsDeleted) records and \(result.subscriptionsDeleted) subscriptions deleted.",
                 next
             )
+        default:
+            throw ConsoleFailure("Nothing was changed: the form asked for no known operation.")
         }
     }
 }

@@ -77,16 +77,23 @@ struct SessionRoutes: Sendable {
         return response
     }
 
-    /// A browser on the server's own machine, not behind a proxy, on a page of the same host:
-    /// what one-click sign-in is offered to (a development server's convenience).
+    /// A browser on the server's own machine, asking for a loopback address, not through a proxy,
+    /// from a page of the same host: what one-click sign-in is offered to (a development server's
+    /// convenience). A proxy or tunnel on the same machine connects from loopback too; it gives
+    /// itself away by forwarding headers or by the public host name it passes on.
     static func isLocal<Context: RequestContext>(_ request: Request, _ context: Context) -> Bool {
-        let loopback: Set<String> = ["127.0.0.1", "::1", "::ffff:127.0.0.1"]
-        guard let address = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress, loopback.contains(address) else { return false }
-        let proxied = [HTTPField.Name("Forwarded"), HTTPField.Name("X-Forwarded-For")].compactMap { $0 }.contains { request.headers[$0] != nil }
-        guard !proxied else { return false }
+        let loopbackAddresses: Set<String> = ["127.0.0.1", "::1", "::ffff:127.0.0.1"]
+        let loopbackHosts: Set<String> = ["127.0.0.1", "localhost", "[::1]", "::1"]
+        guard let address = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress,
+            loopbackAddresses.contains(address)
+        else { return false }
+        let forwarding = ["Forwarded", "X-Forwarded-For", "X-Forwarded-Proto", "X-Forwarded-Host", "X-Real-IP", "Via"]
+        guard !forwarding.compactMap({ HTTPField.Name($0) }).contains(where: { request.headers[$0] != nil }) else { return false }
+        guard let authority = request.head.authority, let host = URLComponents(string: "http://\(authority)")?.host,
+            loopbackHosts.contains(host)
+        else { return false }
         guard let origin = request.headers[.origin] else { return true }
-        let host = URLComponents(string: origin)?.host ?? ""
-        return ["127.0.0.1", "localhost", "[::1]", "::1"].contains(host)
+        return loopbackHosts.contains(URLComponents(string: origin)?.host ?? "")
     }
 
     private static func file(_ text: String, type: String) -> Response {

@@ -43,7 +43,9 @@ struct ActivityJournal: Service {
         do {
             try await store.appendActivity(bodies, keep: log.capacity)
         } catch {
-            logger.error("activity timeline not saved", metadata: ["entries": "\(entries.count)", "error": "\(error)"])
+            // Kept for the next save (a ring's worth at most, as ever).
+            log.putBack(entries)
+            logger.error("activity timeline not saved yet", metadata: ["entries": "\(entries.count)", "error": "\(error)"])
         }
     }
 }

@@ -82,6 +82,14 @@ public final class ActivityLog: Sendable {
         }
     }
 
+    /// Puts entries a save could not write back ahead of those recorded since, keeping the newest
+    /// ring's worth.
+    func putBack(_ entries: [ActivityEntry]) {
+        state.withLock { state in
+            state.unsaved = Array((entries + state.unsaved).suffix(state.ring.capacity))
+        }
+    }
+
     /// Puts a saved timeline (oldest first) back before whatever was recorded since start, all
     /// numbered again in that order.
     func restore(_ saved: [ActivityEntry]) {

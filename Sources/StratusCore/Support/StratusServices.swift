@@ -36,7 +36,9 @@ public struct StratusServices: Sendable {
     /// order (a group shuts down in reverse, so the relay outlives the push worker that
     /// announces through it, and the timeline's journal outlives the push worker whose commits it
     /// saves): the instance relay, shared fault rules, the timeline's journal, the hub's timeout
-    /// sweeper, push delivery, and the scheduled asset collection.
+    /// sweeper, push delivery, and the scheduled asset collection. They run once: one
+    /// application's life (a graceful shutdown finishes their queues for good); a new run takes
+    /// new `StratusServices`.
     public let background: [any Service]
 
     public init(

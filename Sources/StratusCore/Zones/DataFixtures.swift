@@ -63,7 +63,7 @@ public struct DataFixtures: Sendable {
             let batch = ZoneBatch(zone: zone, atomic: false, writes: writes, author: ChangeAuthor(userRecordName: author, deviceID: nil, timestamp: now()))
             let result = try await store.apply(batch)
             push.publish(CommitEvent(result, batch: batch))
-            deleted += writes.count
+            deleted += result.changes.count { $0.kind == .deleted }
         }
         return deleted
     }
@@ -157,9 +157,9 @@ public struct DataFixtures: Sendable {
                     guard let owner = database.ownerRecordName else { throw CoreError.badRequest("a private database names its ownerRecordName") }
                     if zone.zoneName != ZoneID.defaultZoneName, try await createZone(zone, owner: owner, in: export) { result.zonesCreated += 1 }
                 }
-                // Parents before their children, so every batch finds what it points at.
-                for (writer, written) in Self.writers(of: zone.records, database: database) {
-                    let ordered = Self.parentsFirst(written)
+                // What a record points at (its parent, its required references) before it, across
+                // writers, so every batch finds what it needs.
+                for (writer, ordered) in Self.runs(of: Self.dependenciesFirst(zone.records), database: database) {
                     for start in stride(from: 0, to: ordered.count, by: Self.batchSize) {
                         let chunk = ordered[start..<min(start + Self.batchSize, ordered.count)]
                         let request = ModifyRecordsRequest(
@@ -179,23 +179,33 @@ public struct DataFixtures: Sendable {
         return result
     }
 
-    /// Who writes each record: the private database's owner, or in the public database the
-    /// account that created the record (its creator keeps the right to change it).
-    private static func writers(of records: [Record], database: DataExport.Database) -> [(String, [Record])] {
+    /// The records in consecutive runs of one writer each: the private database's owner, or in
+    /// the public database the account that created the record (its creator keeps the right to
+    /// change it).
+    private static func runs(of records: [Record], database: DataExport.Database) -> [(String, [Record])] {
         if let owner = database.ownerRecordName, database.scope == .private { return [(owner, records)] }
-        let grouped = Dictionary(grouping: records) { $0.created?.userRecordName ?? ServerKeys.developer }
-        return grouped.sorted { $0.key < $1.key }
+        var runs: [(String, [Record])] = []
+        for record in records {
+            let writer = record.created?.userRecordName ?? ServerKeys.developer
+            if runs.last?.0 == writer { runs[runs.count - 1].1.append(record) } else { runs.append((writer, [record])) }
+        }
+        return runs
     }
 
-    /// The records with every parent ahead of its children (a parent outside the list ends the chain).
-    static func parentsFirst(_ records: [Record]) -> [Record] {
+    /// The records with what each points at in the zone — its parent, its `DELETE_SELF` and
+    /// `VALIDATE` targets — ahead of it (what is outside the list ends the chain).
+    static func dependenciesFirst(_ records: [Record]) -> [Record] {
         let byName = Dictionary(records.compactMap { record in record.recordName.map { ($0, record) } }) { first, _ in first }
         var placed: Set<String> = []
         var ordered: [Record] = []
         func place(_ record: Record, depth: Int) {
             guard let name = record.recordName, !placed.contains(name) else { return }
-            if depth < 10_000, let parent = record.parent?.recordName, let above = byName[parent] { place(above, depth: depth + 1) }
-            guard placed.insert(name).inserted else { return }
+            placed.insert(name)
+            if depth < 10_000 {
+                var needs = (record.fields ?? [:]).referencedNames(actions: [.deleteSelf, .validate])
+                if let parent = record.parent?.recordName { needs.insert(parent) }
+                for need in needs.sorted() { if let other = byName[need] { place(other, depth: depth + 1) } }
+            }
             ordered.append(record)
         }
         for record in records { place(record, depth: 0) }

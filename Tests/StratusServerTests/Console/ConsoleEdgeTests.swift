@@ -187,6 +187,13 @@ struct ConsoleEdgeTests {
             crossSite[.origin] = "https://evil.example"
             let fromElsewhere = try await server.client.execute(uri: "/console/sign-in", method: .post, headers: crossSite, body: ByteBuffer(string: "local=1"))
             #expect(fromElsewhere.status == .unauthorized)
+            let tunnel = try RawConnection(port: try #require(server.client.port))
+            try tunnel.send(
+                "POST /console/sign-in HTTP/1.1\r\nHost: stratus.example.com\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                    + "Content-Length: 7\r\n\r\nlocal=1"
+            )
+            let throughTunnel = try await tunnel.receive(waiting: 5)
+            #expect(throughTunnel.hasPrefix("HTTP/1.1 401"), "a public host name passed on by a proxy without forwarding headers: \(throughTunnel.prefix(40))")
         }
         try await TestServer.run { server in
             let page = try await server.client.execute(uri: "/console", method: .get, headers: [:], body: nil)

@@ -285,6 +285,9 @@ struct ConsoleTests {
             ])
             #expect(imported.text.contains("Imported 1 records into 1 new zones."), "\(imported.text)")
             #expect(try await server.lookup(["paris"], zone: "Trips").first?.value?.fields?["caption"] == .string("Paris"))
+            let unknown = try await browser.post("\(base)/data", [("operation", "wipe"), ("back", "\(base)/data")])
+            #expect(unknown.text.contains("Nothing was changed"), "an unknown operation resets nothing")
+            #expect(try await server.lookup(["paris"], zone: "Trips").first?.value != nil)
             let everything = try await browser.post("\(base)/data", [("operation", "reset"), ("back", "\(base)/data")])
             #expect(everything.text.contains("Reset: 1 zones"), "\(everything.text)")
         }

@@ -121,4 +121,24 @@ struct WriteRuleTests {
             #expect(left == [nil, nil, nil, nil, "kept", "moved"])
         }
     }
+
+    @Test("a long DELETE_SELF chain and a deep subtree are followed whole", arguments: StoreKind.allCases)
+    func longChains(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            _ = try await store.createZone(F.zone, atomic: true)
+            let chain = (1..<40).map { F.save("c\($0)", ["up": F.reference("c\($0 - 1)", .deleteSelf)]) }
+            _ = try await store.apply(F.batch([F.save("c0")] + chain))
+            _ = try await store.apply(F.batch([F.delete("c0")]))
+            #expect(try await store.records(named: (0..<40).map { "c\($0)" }, in: F.zone).allSatisfy { $0 == nil })
+
+            _ = try await store.apply(F.batch([F.save("root"), F.share("s1", root: "root"), F.save("d0")] + (1..<30).map { F.save("d\($0)", parent: "d\($0 - 1)") }))
+            let token = try await store.changes(in: F.zone, generation: nil, after: 0, recordTypes: nil, limit: 500)
+            _ = try await store.apply(F.batch([F.save("d0", parent: "root")]))
+            let view = try await store.hierarchy(rootedAt: ["root"], in: F.zone)
+            let page = try await store.changes(
+                in: F.zone, generation: token.zone.id, after: token.throughSeq, recordTypes: nil, names: view, shares: ["s1"], limit: 500
+            )
+            #expect(Set(page.records.map(\.name)) == Set((0..<30).map { "d\($0)" }), "the whole subtree entered the share")
+        }
+    }
 }
