@@ -183,8 +183,7 @@ extension PostgresBatchRows {
                 """) { try $0.decode((String, String, Int64?, String?, String?).self) }
             for id in wanted.uploads { uploads[id] = .some(nil) }
             for (id, checksum, zone, record, field) in rows {
-                let claim = zone.flatMap { zone in record.flatMap { record in field.map { UploadClaim(zoneID: zone, recordName: record, fieldName: $0) } } }
-                uploads[id] = UploadRow(checksum: checksum, claim: claim)
+                uploads[id] = UploadRow(checksum: checksum, claim: UploadClaim(zoneID: zone, recordName: record, fieldName: field))
             }
         }
         if !wanted.blobs.isEmpty {
@@ -207,10 +206,7 @@ extension PostgresBatchRows {
                 LEFT JOIN record_references r ON r.zone_id = \(zoneID) AND r.target_name = c.target
             ORDER BY c.target, r.source_name
             """) { try $0.decode((String, String?).self) }
-        // Targets known from an earlier round keep their list; the new ones get theirs.
-        let fresh = Set(pairs.map(\.0)).filter { sources[$0] == nil }
-        for target in fresh { sources[target] = [] }
-        for case let (target, source?) in pairs where fresh.contains(target) { sources[target]?.append(source) }
+        Self.keep(pairs, in: &sources)
         let unread = Set(pairs.compactMap(\.1)).filter { records[$0] == nil }
         try await readRecords(unread, withAncestors: false, in: tx)
     }
@@ -227,9 +223,15 @@ extension PostgresBatchRows {
                 LEFT JOIN records r ON r.zone_id = \(zoneID) AND r.parent_name = t.name
             ORDER BY t.name, r.record_name
             """) { try $0.decode((String, String?).self) }
-        let fresh = Set(pairs.map(\.0)).filter { childNames[$0] == nil }
-        for parent in fresh { childNames[parent] = [] }
-        for case let (parent, child?) in pairs where fresh.contains(parent) { childNames[parent]?.append(child) }
+        Self.keep(pairs, in: &childNames)
+    }
+
+    /// Keeps a closure's edges (`(node, neighbour)`; `nil` for a node with none) as each node's
+    /// list: nodes known from an earlier round keep theirs, new ones get theirs, empty included.
+    private static func keep(_ pairs: [(String, String?)], in lists: inout [String: [String]]) {
+        let fresh = Set(pairs.map(\.0)).filter { lists[$0] == nil }
+        for node in fresh { lists[node] = [] }
+        for case let (node, neighbour?) in pairs where fresh.contains(node) { lists[node]?.append(neighbour) }
     }
 
     /// The records named, and with `withAncestors` their ancestors too (up to ``ancestorsRead``

@@ -95,11 +95,7 @@ struct SQLiteBatchRows: BatchRows {
             ),
             arguments: [uploadID]
         ).map { row in
-            let zone: Int64? = row[1]
-            let record: String? = row[2]
-            let field: String? = row[3]
-            let claim = zone.flatMap { zone in record.flatMap { record in field.map { UploadClaim(zoneID: zone, recordName: record, fieldName: $0) } } }
-            return UploadRow(checksum: row[0], claim: claim)
+            UploadRow(checksum: row[0], claim: UploadClaim(zoneID: row[1], recordName: row[2], fieldName: row[3]))
         }
     }
 

@@ -114,4 +114,10 @@ package struct UploadClaim: Sendable, Hashable {
         self.recordName = recordName
         self.fieldName = fieldName
     }
+
+    /// The claim an upload row's nullable columns hold, or `nil` while it is unclaimed.
+    package init?(zoneID: Int64?, recordName: String?, fieldName: String?) {
+        guard let zoneID, let recordName, let fieldName else { return nil }
+        self.init(zoneID: zoneID, recordName: recordName, fieldName: fieldName)
+    }
 }
