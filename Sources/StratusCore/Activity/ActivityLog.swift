@@ -97,7 +97,7 @@ public final class ActivityLog: Sendable {
             let since = state.ring.newestFirst(limit: state.ring.capacity) { _ in true }.reversed()
             var ring = RingBuffer<ActivityEntry>(capacity: state.ring.capacity)
             for entry in saved + since {
-                ring.append { sequence in
+                _ = ring.append { sequence in
                     var entry = entry
                     entry.sequence = sequence
                     return entry

@@ -18,7 +18,6 @@ package struct ZoneBatchEngine<Rows: BatchRows> {
     var seq: Int64
     var moves: [ParentMove] = []
     var changes: [RecordChange] = []
-    let encoder = JSONEncoder()
 
     /// What the engine decided for a batch.
     package struct Decision {
@@ -189,7 +188,7 @@ package struct ZoneBatchEngine<Rows: BatchRows> {
     /// Keeps the row as the batch leaves it; `fieldsJSON` is its fields already encoded, or
     /// `nil` to encode them here (merges).
     mutating func upsert(_ record: StoredRecord, fieldsJSON: String?) throws {
-        let json = try fieldsJSON ?? String(decoding: encoder.encode(record.fields), as: UTF8.self)
+        let json = try fieldsJSON ?? PreparedBatch.storedJSON(record.fields)
         writes.records[record.name] = BatchWrites.WrittenRecord(record: record, json: json)
     }
 
