@@ -46,7 +46,7 @@ public final class ActivityLog: Sendable {
 
     private struct State {
         var ring: RingBuffer<ActivityEntry>
-        /// Entries recorded and not yet saved, oldest first (at most a ring's worth).
+        /// Entries recorded and not yet saved, oldest first: a save takes the newest ring's worth.
         var unsaved: [ActivityEntry] = []
     }
 
@@ -66,8 +66,10 @@ public final class ActivityLog: Sendable {
             }
             var saved = entry
             saved.sequence = sequence
-            if state.unsaved.count == state.ring.capacity { state.unsaved.removeFirst() }
             state.unsaved.append(saved)
+            // Trimmed by the ring's worth at once: one by one, a full list would shift every
+            // entry it holds on each record (2 % of a create's CPU).
+            if state.unsaved.count >= 2 * state.ring.capacity { state.unsaved.removeFirst(state.ring.capacity) }
             return sequence
         }
         ring.yield()
@@ -78,7 +80,7 @@ public final class ActivityLog: Sendable {
     func takeUnsaved() -> [ActivityEntry] {
         state.withLock { state in
             defer { state.unsaved = [] }
-            return state.unsaved
+            return Array(state.unsaved.suffix(state.ring.capacity))
         }
     }
 

@@ -28,12 +28,27 @@ enum JSONBody {
     /// Decodes the body as `T`, refusing bodies over `limit` bytes.
     /// - Throws: ``CoreError`` `BAD_REQUEST` for a body over the limit or one that is not valid JSON for `T`.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
-        let buffer: ByteBuffer
+        try decode(T.self, from: try await collect(request, limit: limit))
+    }
+
+    /// Decodes the body as `T` with ``JSONReader`` where it can (records/modify bodies: the hot
+    /// path), and with `JSONDecoder` — which also words every refusal — where it cannot.
+    static func decode<T: JSONReadable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
+        let buffer = try await collect(request, limit: limit)
+        if let value = buffer.withUnsafeReadableBytes({ JSONReader.read(T.self, from: $0) }) { return value }
+        return try decode(T.self, from: buffer)
+    }
+
+    private static func collect(_ request: Request, limit: Int) async throws -> ByteBuffer {
         do {
-            buffer = try await request.body.collect(upTo: limit)
+            return try await request.body.collect(upTo: limit)
         } catch {
             throw tooLarge(limit)
         }
+    }
+
+    /// Decodes `buffer` as `T` with `JSONDecoder`; an empty body reads as `{}`.
+    private static func decode<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
         let bytes = buffer.readableBytes == 0 ? ByteBuffer(string: "{}") : buffer
         do {
             return try JSONDecoder().decode(T.self, from: bytes)
