@@ -56,7 +56,7 @@ extension PostgresStore {
         let cells = row.makeRandomAccess()
         func cell<T: PostgresDecodable>(_ index: Int, _ type: T.Type = T.self) throws -> T { try cells[offset + index].decode(T.self) }
         let fieldsJSON: String = try cell(2)
-        let fields = try JSONDecoder().decode([String: Field].self, from: Data(fieldsJSON.utf8))
+        let fields = try StoredFields.decode(fieldsJSON)
         return StoredRecord(
             name: try cell(0), type: try cell(1), fields: fields,
             created: RecordStamp(timestamp: try cell(3), userRecordName: try cell(4), deviceID: try cell(5)),

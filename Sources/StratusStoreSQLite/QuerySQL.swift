@@ -281,7 +281,6 @@ extension SQLiteStore {
             }
             guard !keys.isEmpty else { throw StoreError(.zoneNotFound) }
             let statement = try QuerySQL(query, zoneIDs: keys.keys.sorted(), indexes: SQLiteStore.expressionIndexes(in: db))
-            let decoder = JSONDecoder()
             var records: [StoredRecord] = []
             var zones: [ZoneKey] = []
             var lastComponents: [QueryCursor.Value] = []
@@ -290,7 +289,7 @@ extension SQLiteStore {
                 if records.count == query.limit {
                     return QueryPage(records: records, zones: zones, next: QueryCursor(values: lastComponents))
                 }
-                records.append(try SQLiteStore.record(from: row, decoder: decoder))
+                records.append(try SQLiteStore.record(from: row))
                 zones.append(keys[row[14 + statement.componentCount]] ?? query.zone)
                 lastComponents = (0..<statement.componentCount).map { SQLiteStore.cursorComponent(row, at: 14 + $0) }
             }

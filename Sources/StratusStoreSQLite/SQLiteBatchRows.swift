@@ -8,14 +8,13 @@ import StratusStore
 struct SQLiteBatchRows: BatchRows {
     let db: Database
     let zoneID: Int64
-    let decoder = JSONDecoder()
 
     func record(_ name: String) throws -> BatchRecordRow? {
         let statement = try db.cachedStatement(
             sql: "SELECT \(SQLiteStore.recordColumns), length(CAST(fields AS BLOB)) FROM records WHERE zone_id = ? AND record_name = ?"
         )
         guard let row = try Row.fetchOne(statement, arguments: [zoneID, name]) else { return nil }
-        return BatchRecordRow(record: try SQLiteStore.record(from: row, decoder: decoder), fieldsBytes: row[14])
+        return BatchRecordRow(record: try SQLiteStore.record(from: row), fieldsBytes: row[14])
     }
 
     func referenceSources(of target: String) throws -> [String] {

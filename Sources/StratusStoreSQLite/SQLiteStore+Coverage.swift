@@ -16,7 +16,7 @@ extension SQLiteStore {
     /// change tag, is never altered).
     static func mergeCoverageChanges(
         into records: [StoredRecord], zoneID: Int64, shares: [String], visible: Set<String>, recordTypes: [String]?,
-        after seq: Int64, limit: Int, in db: Database, decoder: JSONDecoder
+        after seq: Int64, limit: Int, in db: Database
     ) throws -> (records: [StoredRecord], positions: [Int64]) {
         let rows = try Row.fetchAll(
             db.cachedStatement(
@@ -32,7 +32,7 @@ extension SQLiteStore {
             ),
             arguments: [zoneID, seq, jsonArray(shares), limit + 1, zoneID]
         )
-        let coverage = try rows.map { row in (record: try SQLiteStore.record(from: row, decoder: decoder), position: row[14] as Int64) }
+        let coverage = try rows.map { row in (record: try SQLiteStore.record(from: row), position: row[14] as Int64) }
         return CoverageMerge.merge(records, coverage: coverage, visible: visible, recordTypes: recordTypes, limit: limit)
     }
 }

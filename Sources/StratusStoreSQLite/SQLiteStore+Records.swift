@@ -11,9 +11,8 @@ extension SQLiteStore {
     public func records(named names: [String], in zone: ZoneKey) async throws(StoreError) -> [StoredRecord?] {
         try await read { db in
             guard let stored = try SQLiteStore.fetchZone(zone, in: db) else { throw StoreError(.zoneNotFound) }
-            let decoder = JSONDecoder()
             return try names.map { name in
-                let record = try SQLiteStore.fetchRecord(name, zoneID: stored.id, in: db, decoder: decoder)
+                let record = try SQLiteStore.fetchRecord(name, zoneID: stored.id, in: db)
                 return record?.deleted == false ? record : nil
             }
         }
@@ -41,19 +40,18 @@ extension SQLiteStore {
             }
             sql += " ORDER BY seq LIMIT ?"
             arguments += [limit + 1]
-            let decoder = JSONDecoder()
             var records: [StoredRecord] = []
             records.reserveCapacity(min(limit + 1, 256))
             let rows = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
             while let row = try rows.next() {
-                records.append(try SQLiteStore.record(from: row, decoder: decoder))
+                records.append(try SQLiteStore.record(from: row))
             }
             // Where each entry stands in the feed: its change, or when it entered or left a share.
             var positions = records.map(\.seq)
             if let names, !shares.isEmpty {
                 (records, positions) = try SQLiteStore.mergeCoverageChanges(
                     into: records, zoneID: stored.id, shares: shares, visible: names, recordTypes: recordTypes, after: seq, limit: limit,
-                    in: db, decoder: decoder
+                    in: db
                 )
             }
             if records.count > limit {
@@ -64,12 +62,12 @@ extension SQLiteStore {
         }
     }
 
-    static func fetchRecord(_ name: String, zoneID: Int64, in db: Database, decoder: JSONDecoder) throws -> StoredRecord? {
+    static func fetchRecord(_ name: String, zoneID: Int64, in db: Database) throws -> StoredRecord? {
         let statement = try db.cachedStatement(
             sql: "SELECT \(recordColumns) FROM records WHERE zone_id = ? AND record_name = ?"
         )
         guard let row = try Row.fetchOne(statement, arguments: [zoneID, name]) else { return nil }
-        return try record(from: row, decoder: decoder)
+        return try record(from: row)
     }
 }
 

@@ -23,9 +23,9 @@ extension SQLiteStore {
         )
     }
 
-    static func record(from row: Row, decoder: JSONDecoder) throws -> StoredRecord {
+    static func record(from row: Row) throws -> StoredRecord {
         let fieldsJSON: String = row[2]
-        let fields = try decoder.decode([String: Field].self, from: Data(fieldsJSON.utf8))
+        let fields = try StoredFields.decode(fieldsJSON)
         return StoredRecord(
             name: row[0], type: row[1], fields: fields,
             created: RecordStamp(timestamp: row[3], userRecordName: row[4], deviceID: row[5]),

@@ -151,7 +151,7 @@ extension SQLiteStore: ShareStore {
     }
 
     static func assembleShare(_ row: ShareRow, zone: ZoneKey, zoneRowID: Int64, in db: Database) throws -> StoredShare? {
-        guard let record = try fetchRecord(row.recordName, zoneID: zoneRowID, in: db, decoder: JSONDecoder()), !record.deleted else {
+        guard let record = try fetchRecord(row.recordName, zoneID: zoneRowID, in: db), !record.deleted else {
             return nil
         }
         return StoredShare(

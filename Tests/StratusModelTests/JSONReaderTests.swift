@@ -121,6 +121,23 @@ struct JSONReaderTests {
         #expect(invalid.withUnsafeBytes { JSONReader.read(ModifyRecordsRequest.self, from: $0) } == nil)
     }
 
+    @Test("stored fields: what JSONWriter stores reads back the same, and locations and assets are JSONDecoder's")
+    func storedFields() throws {
+        let plain: [String: Field] = [
+            "url": .string("https://example.com/a"), "n": .int64(7), "d": .double(2), "t": .timestamp(milliseconds: 5),
+            "b": .bytes(Data([0, 255])), "r": Field(.reference(Reference(recordName: "p", action: .none))),
+        ]
+        let bytes = try plain.jsonBytes(escapesSlashes: true)
+        #expect(bytes.withUnsafeBytes { JSONReader.read([String: Field].self, from: $0) } == plain)
+        #expect(try JSONDecoder().decode([String: Field].self, from: Data(bytes)) == plain)
+
+        let rare: [String: Field] = ["place": Field(.location(Location(latitude: 1, longitude: 2))), "image": Field(.asset(AssetValue(fileChecksum: "c")))]
+        for (name, field) in rare {
+            let stored = try [name: field].jsonBytes(escapesSlashes: true)
+            #expect(stored.withUnsafeBytes { JSONReader.read([String: Field].self, from: $0) } == nil)
+        }
+    }
+
     @Test("deep nesting is left to JSONDecoder's limit, never recursed on")
     func deepNesting() {
         let depth = 100_000

@@ -24,7 +24,7 @@ enum Secrets {
 
     /// SHA-256 of the secret, hex encoded: what the store keeps.
     static func hash(_ secret: String) -> String {
-        hex(SHA256.hash(data: Data(secret.utf8)))
+        SHA256.hash(data: Data(secret.utf8)).withUnsafeBytes { Hex.encode($0) }
     }
 
     /// Lowercase hex of `bytes` (on every request's credential lookup: no `String(format:)`).

@@ -5,12 +5,19 @@ public enum Hex {
 
     /// `bytes` as lowercase hex, two characters a byte.
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        var text: [UInt8] = []
-        text.reserveCapacity(64)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
+        if let text = bytes.withContiguousStorageIfAvailable({ encode(UnsafeRawBufferPointer($0)) }) { return text }
+        return Array(bytes).withUnsafeBytes { encode($0) }
+    }
+
+    /// `bytes` as lowercase hex, written straight into the string's storage (digests: on every
+    /// request's credential lookup).
+    public static func encode(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(unsafeUninitializedCapacity: 2 * bytes.count) { text in
+            for (offset, byte) in bytes.enumerated() {
+                text[2 * offset] = digits[Int(byte >> 4)]
+                text[2 * offset + 1] = digits[Int(byte & 0x0f)]
+            }
+            return 2 * bytes.count
         }
-        return String(decoding: text, as: UTF8.self)
     }
 }

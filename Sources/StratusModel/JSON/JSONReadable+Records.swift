@@ -89,7 +89,7 @@ extension Record: JSONReadable {
             case "recordName": try JSONReader.once(1, &seen); record.recordName = try json.optional { try $0.string() }
             case "recordType": try JSONReader.once(2, &seen); record.recordType = try json.optional { try $0.string() }
             case "recordChangeTag": try JSONReader.once(4, &seen); record.recordChangeTag = try json.optional { try $0.string() }
-            case "fields": try JSONReader.once(8, &seen); record.fields = try json.optional { try $0.fields() }
+            case "fields": try JSONReader.once(8, &seen); record.fields = try json.optional { try [String: Field].read(from: &$0) }
             case "deleted": try JSONReader.once(16, &seen); record.deleted = try json.optional { try $0.bool() }
             case "parent": try JSONReader.once(32, &seen); record.parent = try json.optional { try RecordPointer.read(from: &$0) }
             case "share": try JSONReader.once(64, &seen); record.share = try json.optional { try RecordPointer.read(from: &$0) }
@@ -107,11 +107,12 @@ extension Record: JSONReadable {
     }
 }
 
-extension JSONReader {
-    fileprivate mutating func fields() throws -> [String: Field] {
+extension Dictionary: JSONReadable where Key == String, Value == Field {
+    /// A record's fields (in requests and as the stores keep them).
+    public static func read(from json: inout JSONReader) throws -> [String: Field] {
         var fields: [String: Field] = [:]
-        try object { json, name in
-            guard fields[name] == nil else { throw Unsupported() }
+        try json.object { json, name in
+            guard fields[name] == nil else { throw JSONReader.Unsupported() }
             fields[name] = try Field.read(from: &json)
         }
         return fields

@@ -188,7 +188,7 @@ package struct ZoneBatchEngine<Rows: BatchRows> {
     /// Keeps the row as the batch leaves it; `fieldsJSON` is its fields already encoded, or
     /// `nil` to encode them here (merges).
     mutating func upsert(_ record: StoredRecord, fieldsJSON: String?) throws {
-        let json = try fieldsJSON ?? PreparedBatch.storedJSON(record.fields)
+        let json = try fieldsJSON ?? StoredFields.encode(record.fields)
         writes.records[record.name] = BatchWrites.WrittenRecord(record: record, json: json)
     }
 

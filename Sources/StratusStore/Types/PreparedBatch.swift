@@ -1,5 +1,4 @@
 import Foundation
-import StratusModel
 
 /// A zone batch with each write's fields already encoded as the JSON a store keeps (and that
 /// JSON's size, which quotas count), done on the caller's task rather than inside the writer.
@@ -14,13 +13,7 @@ package struct PreparedBatch: Sendable {
     package init(_ batch: ZoneBatch) throws {
         self.batch = batch
         self.cost = batch.writes.reduce(0) { $0 + 1 + ($1.share?.participants?.count ?? 0) }
-        self.fieldsJSON = try batch.writes.map { try Self.storedJSON($0.fields) }
-    }
-
-    /// Fields as the stores keep them: the JSON `JSONEncoder` wrote here before (`\/` and all),
-    /// written by ``JSONWriter``.
-    package static func storedJSON(_ fields: [String: Field]) throws -> String {
-        fields.isEmpty ? "{}" : String(decoding: try fields.jsonBytes(escapesSlashes: true), as: UTF8.self)
+        self.fieldsJSON = try batch.writes.map { try StoredFields.encode($0.fields) }
     }
 
     /// The batch with its fields encoded, on the caller's task and in parallel with other
