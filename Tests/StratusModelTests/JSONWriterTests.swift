@@ -122,6 +122,12 @@ struct JSONWriterTests {
             .success(saved), .success(.tombstone(recordName: "gone", zoneID: ZoneID(zoneName: "Bench"))), .success(share), .failure(failure),
         ]))
         try expectSameJSON(RecordsResponse(records: []))
+        try expectSameJSON(QueryRecordsResponse(records: [.success(saved), .failure(failure)], continuationMarker: "m/1"))
+        try expectSameJSON(QueryRecordsResponse(records: [], continuationMarker: nil))
+        let page = ZoneChangesPage(zoneID: ZoneID(zoneName: "Bench", ownerRecordName: "_u"), records: [saved, share], syncToken: "t/1", moreComing: true)
+        let zoneError = ZoneError(zoneID: ZoneID(zoneName: "Gone"), serverErrorCode: .zoneNotFound, reason: "no zone", uuid: "u")
+        try expectSameJSON(ZoneChangesResponse(zones: [.success(page), .failure(zoneError)]))
+        try expectSameJSON(RecordChangesResponse(records: [saved], syncToken: "t", moreComing: false))
     }
 
     @Test("stored fields keep the bytes JSONEncoder stored, escaped slashes and all")

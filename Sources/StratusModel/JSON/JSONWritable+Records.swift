@@ -4,23 +4,6 @@ import Foundation
 // `JSONEncoder`. Each mirrors its `Encodable` conformance member for member (synthesized ones:
 // declaration order, `nil` skipped); `JSONWriterTests` checks them against `JSONEncoder`.
 
-extension RecordsResponse: JSONWritable {
-    public func write(to json: inout JSONWriter) throws {
-        json.beginObject()
-        try json.member("records", records)
-        json.endObject()
-    }
-}
-
-extension ItemResult: JSONWritable where Success: JSONWritable {
-    public func write(to json: inout JSONWriter) throws {
-        switch self {
-        case .success(let value): try value.write(to: &json)
-        case .failure(let error): try json.encodable(error)
-        }
-    }
-}
-
 extension Record: JSONWritable {
     public func write(to json: inout JSONWriter) throws {
         json.beginObject()
