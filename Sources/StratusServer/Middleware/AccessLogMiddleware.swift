@@ -19,6 +19,23 @@ struct AccessLogMiddleware: RouterMiddleware {
         let elapsed = ContinuousClock.now - start
         let facts = context.facts.facts
         let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+        // The line's metadata is built only where the line is written (not at `--log-level error`).
+        if context.logger.logLevel <= .info {
+            context.logger.info("\(request.method) \(request.uri.path) \(response.status.code)", metadata: metadata(facts, response, milliseconds))
+        }
+        // Only CKWS requests (the console and the admin API would list themselves).
+        if let database = facts.database {
+            recent.record(RequestRecord(
+                time: Int64((Date().timeIntervalSince1970 * 1000).rounded()), method: "\(request.method)", path: request.uri.path,
+                status: response.status.code, container: database.container, environment: database.environment, database: database.scope,
+                zones: facts.zones, userRecordName: facts.account, deviceID: facts.deviceID, errorCode: facts.errorCode?.rawValue,
+                itemErrors: facts.itemErrors, durationMilliseconds: milliseconds
+            ))
+        }
+        return response
+    }
+
+    private func metadata(_ facts: RequestFacts, _ response: Response, _ milliseconds: Double) -> Logger.Metadata {
         var metadata: Logger.Metadata = ["status": "\(response.status.code)", "duration_ms": "\(milliseconds)"]
         if let database = facts.database {
             metadata["container"] = .string(database.container)
@@ -32,16 +49,6 @@ struct AccessLogMiddleware: RouterMiddleware {
         if !facts.itemErrors.isEmpty {
             metadata["item_errors"] = .string(facts.itemErrors.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ","))
         }
-        context.logger.info("\(request.method) \(request.uri.path) \(response.status.code)", metadata: metadata)
-        // Only CKWS requests (the console and the admin API would list themselves).
-        if let database = facts.database {
-            recent.record(RequestRecord(
-                time: Int64((Date().timeIntervalSince1970 * 1000).rounded()), method: "\(request.method)", path: request.uri.path,
-                status: response.status.code, container: database.container, environment: database.environment, database: database.scope,
-                zones: facts.zones, userRecordName: facts.account, deviceID: facts.deviceID, errorCode: facts.errorCode?.rawValue,
-                itemErrors: facts.itemErrors, durationMilliseconds: milliseconds
-            ))
-        }
-        return response
+        return metadata
     }
 }
