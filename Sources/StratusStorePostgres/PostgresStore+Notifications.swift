@@ -10,7 +10,7 @@ extension PostgresStore {
     public func appendNotifications(
         _ notifications: [NewNotification], retention: NotificationRetention, now: Int64
     ) async throws(StoreError) -> Int64 {
-        let bodies = try notifications.map { item throws(StoreError) in try Self.encodeJSON(item.notification) }
+        let bodies = try notifications.map { item throws(StoreError) in try StoredNotification.encode(item.notification) }
         let rows = zip(notifications, bodies).map { item, body in
             NotificationRow(
                 container: item.container, environment: item.environment.rawValue, recipient: item.recipient, originDevice: item.originDevice,
@@ -47,9 +47,8 @@ extension PostgresStore {
                     AND (origin_device IS NULL OR \(device)::TEXT IS NULL OR origin_device <> \(device))
                 ORDER BY position LIMIT \(limit)
                 """) { try $0.decode((Int64, String).self) }
-            let decoder = JSONDecoder()
             let entries = try rows.map { id, body -> (id: Int64, notification: PushNotification) in
-                var notification = try decoder.decode(PushNotification.self, from: Data(body.utf8))
+                var notification = try StoredNotification.decode(body)
                 notification.notificationID = String(id)
                 return (id, notification)
             }

@@ -7,7 +7,7 @@ extension SQLiteStore {
     public func appendNotifications(
         _ notifications: [NewNotification], retention: NotificationRetention, now: Int64
     ) async throws(StoreError) -> Int64 {
-        let bodies = try notifications.map { item throws(StoreError) in try SQLiteStore.encodeJSON(item.notification) }
+        let bodies = try notifications.map { item throws(StoreError) in try StoredNotification.encode(item.notification) }
         return try await write { db in
             let insert = try db.cachedStatement(
                 sql: """
@@ -41,11 +41,10 @@ extension SQLiteStore {
                     """,
                 arguments: [user, token.container, token.environment.rawValue, position, token.deviceID, token.deviceID, limit]
             )
-            let decoder = JSONDecoder()
             let entries = try rows.map { row -> (id: Int64, notification: PushNotification) in
                 let id: Int64 = row[0]
                 let body: String = row[1]
-                var notification = try decoder.decode(PushNotification.self, from: Data(body.utf8))
+                var notification = try StoredNotification.decode(body)
                 notification.notificationID = String(id)
                 return (id, notification)
             }
@@ -76,27 +75,24 @@ extension SQLiteStore {
     private static func trim(_ feed: FeedKey, retention: NotificationRetention, now: Int64, in db: Database) throws {
         let key: [any DatabaseValueConvertible] = [feed.recipient, feed.container, feed.environment]
         let filter = "recipient = ? AND container = ? AND environment = ?"
+        // Cached statements: this runs on every append, under the writer.
         let overflow = try Int64.fetchOne(
-            db,
-            sql: "SELECT position FROM notifications WHERE \(filter) ORDER BY position DESC LIMIT 1 OFFSET ?",
+            db.cachedStatement(sql: "SELECT position FROM notifications WHERE \(filter) ORDER BY position DESC LIMIT 1 OFFSET ?"),
             arguments: StatementArguments(key + [retention.perRecipient])
         )
         let expired = try Int64.fetchOne(
-            db,
-            sql: "SELECT max(position) FROM notifications WHERE \(filter) AND created_at < ?",
+            db.cachedStatement(sql: "SELECT max(position) FROM notifications WHERE \(filter) AND created_at < ?"),
             arguments: StatementArguments(key + [now - retention.age])
         )
         guard let horizon = [overflow, expired].compactMap({ $0 }).max() else { return }
-        try db.execute(
-            sql: "DELETE FROM notifications WHERE \(filter) AND position <= ?", arguments: StatementArguments(key + [horizon])
-        )
-        try db.execute(
+        try db.cachedStatement(sql: "DELETE FROM notifications WHERE \(filter) AND position <= ?")
+            .execute(arguments: StatementArguments(key + [horizon]))
+        try db.cachedStatement(
             sql: """
                 INSERT INTO notification_horizons (recipient, container, environment, pruned_through) VALUES (?, ?, ?, ?)
                 ON CONFLICT (recipient, container, environment) DO UPDATE SET pruned_through = max(pruned_through, excluded.pruned_through)
-                """,
-            arguments: StatementArguments(key + [horizon])
-        )
+                """
+        ).execute(arguments: StatementArguments(key + [horizon]))
     }
 
     /// JSON text of a value, as the store keeps bodies.

@@ -130,6 +130,19 @@ struct JSONWriterTests {
         try expectSameJSON(RecordChangesResponse(records: [saved], syncToken: "t", moreComing: false))
     }
 
+    @Test("notifications, as stored and as feeds answer them")
+    func notifications() throws {
+        try expectSameJSON(PushNotification(
+            notificationID: "41", notificationType: .query, subscriptionID: "s/1", containerIdentifier: "iCloud.com.example",
+            environment: .development, databaseScope: .private, zoneID: ZoneID(zoneName: "Z", ownerRecordName: "_o"), isPruned: false,
+            recordName: "r/1", queryNotificationReason: .recordUpdated,
+            notificationInfo: NotificationInfo(alertBody: "Paris \"now\"", soundName: "a.caf", shouldBadge: true), timestamp: 1_767_225_600_000
+        ))
+        try expectSameJSON(PushNotification(
+            notificationID: "1", notificationType: .database, subscriptionID: nil, containerIdentifier: "c", databaseScope: .shared, isPruned: true
+        ))
+    }
+
     @Test("stored fields keep the bytes JSONEncoder stored, escaped slashes and all")
     func storedFields() throws {
         let fields: [String: Field] = ["url": .string("https://a/b")]

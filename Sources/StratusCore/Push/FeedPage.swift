@@ -36,8 +36,6 @@ public final class EncodedNotification: Sendable {
     /// Encodes `notification` as the feed answers it.
     init(_ notification: PushNotification) {
         self.notification = notification
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        self.json = (try? encoder.encode(notification)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        self.json = (try? notification.jsonBytes()).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 }
