@@ -95,6 +95,12 @@ struct JSONReaderTests {
         expectStepsAside(body(#"{"recordType":"T","fields":{"n":{"type":"INT64","value":01}}}"#))
         expectStepsAside(body(#"{"recordType":"T","fields":{"n":{"type":"INT64","value":99999999999999999999}}}"#))
         expectStepsAside(body(#"{"recordType":"T","fields":{"n":{"type":"INT64","value":true}}}"#))
+        // Doubles JSONDecoder will not round to zero or infinity.
+        for number in ["1e-400", "-2e-324", "1e999"] {
+            expectStepsAside(body(#"{"recordType":"T","fields":{"d":{"type":"DOUBLE","value":\#(number)}}}"#))
+            expectStepsAside(body(#"{"recordType":"T","fields":{"d":{"type":"DOUBLE_LIST","value":[1,\#(number)]}}}"#))
+        }
+        expectRead(body(#"{"recordType":"T","fields":{"d":{"type":"DOUBLE","value":-0.0e-400},"e":{"type":"DOUBLE","value":5e-324}}}"#))
         expectStepsAside(body(#"{"recordType":"T","fields":{"b":{"type":"BYTES","value":"not base64!"}}}"#))
         expectStepsAside(body(#"{"recordType":"T","fields":{"x":{"type":"NOPE","value":1}}}"#))
         expectStepsAside(body(#"{"recordType":"T","fields":{"x":{"type":null,"value":"s"}}}"#))
@@ -135,6 +141,34 @@ struct JSONReaderTests {
         for (name, field) in rare {
             let stored = try [name: field].jsonBytes(escapesSlashes: true)
             #expect(stored.withUnsafeBytes { JSONReader.read([String: Field].self, from: $0) } == nil)
+        }
+    }
+
+    /// A key of each type's own that the reader neither reads nor refuses would be skipped as
+    /// unknown: `[[]]` fits no property, so every one must make `JSONDecoder` throw and the reader
+    /// step aside — including properties added after the reader was written.
+    @Test("every property of the request, its operations and records is read or refused, never skipped")
+    func everyPropertyIsReadOrRefused() {
+        /// `base` with `key` set to `value` (replacing the key if `base` has it).
+        func object(_ base: KeyValuePairs<String, String>, _ key: String, _ value: String) -> String {
+            let members = base.filter { $0.key != key }.map { #""\#($0.key)":\#($0.value)"# } + [#""\#(key)":\#(value)"#]
+            return "{" + members.joined(separator: ",") + "}"
+        }
+        let junk = "[[]]"
+        var bodies: [(label: String, json: String)] = []
+        for label in Mirror(reflecting: ModifyRecordsRequest(operations: [])).children.compactMap(\.label) {
+            bodies.append((label, object(["operations": "[]"], label, junk)))
+        }
+        for label in Mirror(reflecting: RecordOperation(.create, Record())).children.compactMap(\.label) {
+            bodies.append((label, #"{"operations":[\#(object(["operationType": #""create""#, "record": "{}"], label, junk))]}"#))
+        }
+        for label in Mirror(reflecting: Record()).children.compactMap(\.label) {
+            bodies.append((label, body(object(["recordType": #""T""#], label, junk))))
+        }
+        #expect(bodies.count > 25)
+        for (label, json) in bodies {
+            #expect(foundation(json) == nil, "\(label): JSONDecoder takes \(junk)")
+            #expect(fast(json) == nil, "\(label) is skipped by the reader")
         }
     }
 

@@ -124,10 +124,9 @@ extension Field: JSONReadable {
     /// strings, booleans, assets, locations) is `JSONDecoder`'s.
     public static func read(from json: inout JSONReader) throws -> Field {
         var typeTag: String?
-        var value: FieldValue?
         var seen: UInt32 = 0
-        // The value is read once its type is known: when it comes first, as an untyped string
-        // or, for a typed field, read again below from the bytes kept.
+        // The value is read once its type is known, whichever key comes first: its position is
+        // kept and read again below.
         var pending: JSONReader?
         try json.object { json, key in
             switch key {
@@ -151,12 +150,9 @@ extension Field: JSONReadable {
         }
         guard let type = FieldType(wireTag: typeTag) else { throw JSONReader.Unsupported() }
         if let element = type.elementType {
-            value = .list(try reader.array { try FieldValue.read(as: element, from: &$0) })
-        } else {
-            value = try FieldValue.read(as: type, from: &reader)
+            return Field(.list(try reader.array { try FieldValue.read(as: element, from: &$0) }), type: type)
         }
-        guard let value else { throw JSONReader.Unsupported() }
-        return Field(value, type: type)
+        return Field(try FieldValue.read(as: type, from: &reader), type: type)
     }
 }
 

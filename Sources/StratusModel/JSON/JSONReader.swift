@@ -89,7 +89,7 @@ public struct JSONReader {
         case UInt8(ascii: "t"): try literal("true")
         case UInt8(ascii: "f"): try literal("false")
         case UInt8(ascii: "n"): try literal("null")
-        default: _ = try double()
+        default: _ = try numberToken()
         }
     }
 
@@ -129,9 +129,15 @@ public struct JSONReader {
         return number
     }
 
-    /// Any JSON number, as the nearest double.
+    /// Any JSON number, as the nearest double; one too large or too small for a double (which
+    /// `JSONDecoder` refuses rather than round to infinity or zero) is its to refuse.
     public mutating func double() throws -> Double {
-        guard let number = Double(String(decoding: try numberToken(), as: UTF8.self)), number.isFinite else { throw Unsupported() }
+        let token = try numberToken()
+        guard let number = Double(String(decoding: token, as: UTF8.self)), number.isFinite else { throw Unsupported() }
+        if number == 0 {
+            let mantissa = token.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
+            guard mantissa.allSatisfy({ !(UInt8(ascii: "1")...UInt8(ascii: "9")).contains($0) }) else { throw Unsupported() }
+        }
         return number
     }
 

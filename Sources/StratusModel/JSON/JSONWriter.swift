@@ -4,8 +4,8 @@ import Foundation
 /// (records and their fields): several times cheaper than `JSONEncoder`, whose `Encoder` boxes
 /// every value and key. The output is the JSON `JSONEncoder` writes for the same value — the same
 /// escapes (`\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, `\u00xx`; `\/` unless slashes are left
-/// alone), numbers spelled the same way, keys in the same order — which `JSONWriterTests` checks
-/// value by value. Types that are rare on the hot path are written by `JSONEncoder` inside it
+/// alone), numbers spelled the same way — which `JSONWriterTests` checks value by value. Keys come in
+/// each type's declaration order (`JSONEncoder` on Linux orders an object's keys by hash). Types that are rare on the hot path are written by `JSONEncoder` inside it
 /// (``encodable(_:)``).
 public struct JSONWriter {
     /// The JSON written so far.

@@ -2,8 +2,8 @@ import Foundation
 import StratusModel
 
 /// A record's fields as both stores keep them: one JSON object, written by ``JSONWriter`` (the
-/// bytes `JSONEncoder` wrote before it, `\/` and all) and read by ``JSONReader`` where it can,
-/// by `JSONDecoder` where it cannot (assets, locations). Every stored record read passes here.
+/// JSON `JSONEncoder` wrote before it, `\/` and all) and read by ``JSONReader`` where it can, by
+/// `JSONDecoder` where it cannot (assets, locations). Every stored record read passes here.
 package enum StoredFields {
     package static func encode(_ fields: [String: Field]) throws -> String {
         fields.isEmpty ? "{}" : String(decoding: try fields.jsonBytes(escapesSlashes: true), as: UTF8.self)

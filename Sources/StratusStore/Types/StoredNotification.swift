@@ -1,7 +1,7 @@
 import Foundation
 import StratusModel
 
-/// A notification as both stores keep it: its JSON, written by ``JSONWriter`` (the bytes
+/// A notification as both stores keep it: its JSON, written by ``JSONWriter`` (the JSON
 /// `JSONEncoder` wrote before it, `\/` and all: one is written per subscriber told of a change).
 package enum StoredNotification {
     package static func encode(_ notification: PushNotification) throws(StoreError) -> String {
