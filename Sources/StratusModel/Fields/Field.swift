@@ -83,7 +83,8 @@ extension Field: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         let asStrings = encoder.userInfo[.numbersAsStrings] as? Bool ?? false
-        try container.encode(FieldValue.Encoding(value: value, numbersAsStrings: asStrings), forKey: .value)
+        // The type first: a reader that sees it before the value can read the value at once.
         try container.encode(type, forKey: .type)
+        try container.encode(FieldValue.Encoding(value: value, numbersAsStrings: asStrings), forKey: .value)
     }
 }

@@ -124,9 +124,10 @@ extension Field: JSONReadable {
     /// strings, booleans, assets, locations) is `JSONDecoder`'s.
     public static func read(from json: inout JSONReader) throws -> Field {
         var typeTag: String?
+        var field: Field?
         var seen: UInt32 = 0
-        // The value is read once its type is known, whichever key comes first: its position is
-        // kept and read again below.
+        // A value after its type (as Stratus writes fields) is read at once; one before it is
+        // skipped, its position kept, and read once the type is known.
         var pending: JSONReader?
         try json.object { json, key in
             switch key {
@@ -135,24 +136,32 @@ extension Field: JSONReadable {
                 typeTag = try json.string()
             case "value":
                 try JSONReader.once(2, &seen)
-                pending = json
-                try json.skipValue()
+                if let typeTag {
+                    field = try typed(typeTag, from: &json)
+                } else {
+                    pending = json
+                    try json.skipValue()
+                }
             default:
                 try json.skipValue()
             }
         }
+        if let field { return field }
         guard var reader = pending else { throw JSONReader.Unsupported() }
-        guard let typeTag else {
-            guard try reader.isString() else { throw JSONReader.Unsupported() }
-            var field = Field(.string(try reader.string()), type: .string)
-            field.isTypeInferred = true
-            return field
-        }
-        guard let type = FieldType(wireTag: typeTag) else { throw JSONReader.Unsupported() }
+        if let typeTag { return try typed(typeTag, from: &reader) }
+        guard try reader.isString() else { throw JSONReader.Unsupported() }
+        var untyped = Field(.string(try reader.string()), type: .string)
+        untyped.isTypeInferred = true
+        return untyped
+    }
+
+    /// The value at the reader's position, of the type `tag` names.
+    private static func typed(_ tag: String, from json: inout JSONReader) throws -> Field {
+        guard let type = FieldType(wireTag: tag) else { throw JSONReader.Unsupported() }
         if let element = type.elementType {
-            return Field(.list(try reader.array { try FieldValue.read(as: element, from: &$0) }), type: type)
+            return Field(.list(try json.array { try FieldValue.read(as: element, from: &$0) }), type: type)
         }
-        return Field(try FieldValue.read(as: type, from: &reader), type: type)
+        return Field(try FieldValue.read(as: type, from: &json), type: type)
     }
 }
 

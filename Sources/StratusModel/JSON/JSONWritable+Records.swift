@@ -63,9 +63,9 @@ extension ZoneID: JSONWritable {
 extension Field: JSONWritable {
     public func write(to json: inout JSONWriter) throws {
         json.beginObject()
+        json.member("type", type.rawValue)
         json.member("value")
         try value.write(to: &json)
-        json.member("type", type.rawValue)
         json.endObject()
     }
 }
