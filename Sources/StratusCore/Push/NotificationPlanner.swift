@@ -56,10 +56,10 @@ struct NotificationPlanner: Sendable {
         let zoneName = event.zone.name
         switch subscription.kind {
         case .database:
-            return [nil]
+            return concernsRecordType(subscription, event) ? [nil] : []
         case .zone:
             let matches = subscription.zoneWide == true || (subscription.zoneID?.zoneName ?? ZoneID.defaultZoneName) == zoneName
-            return matches ? [nil] : []
+            return matches && concernsRecordType(subscription, event) ? [nil] : []
         case .query:
             guard let query = subscription.query,
                 subscription.zoneWide == true || (subscription.zoneID?.zoneName ?? ZoneID.defaultZoneName) == zoneName,
@@ -72,6 +72,13 @@ struct NotificationPlanner: Sendable {
         case nil:
             return []
         }
+    }
+
+    /// Whether a zone or database subscription's `recordType` (when it names one) is the type of
+    /// a record the change touched.
+    private func concernsRecordType(_ subscription: Subscription, _ event: CommitEvent) -> Bool {
+        guard let recordType = subscription.recordType else { return true }
+        return event.changes.contains { $0.type == recordType }
     }
 
     /// Shared-database subscriptions of the zone's participants that this change concerns.
@@ -97,7 +104,9 @@ struct NotificationPlanner: Sendable {
             if shares == nil { shares = try await store.shares(in: event.zone) }
             if try await sees(event, user: member.user, shares: shares ?? []) { concerned.insert(member.user) }
         }
-        return subscriptions.filter { concerned.contains($0.subscriber.user) && $0.subscription.kind == .database }
+        return subscriptions.filter {
+            concerned.contains($0.subscriber.user) && $0.subscription.kind == .database && concernsRecordType($0.subscription, event)
+        }
     }
 
     /// Whether a participant sees anything the change touched: a zone-wide share shows it all,

@@ -108,6 +108,10 @@ public struct SubscriptionService: Sendable {
             let given = subscription.subscriptionType.map { "'\($0)'" } ?? "none"
             return error(id, .badRequest, "subscriptionType must be zone, query or database (got \(given))")
         }
+        if let recordType = subscription.recordType {
+            guard kind != .query else { return error(id, .badRequest, "a query subscription names its record type in its query, not in recordType") }
+            guard NameRules.isValidIdentifier(recordType) else { return error(id, .badRequest, "invalid recordType '\(recordType)'") }
+        }
         switch kind {
         case .database:
             guard scope != .public else {

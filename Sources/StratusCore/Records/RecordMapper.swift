@@ -18,7 +18,10 @@ struct RecordMapper: Sendable {
     /// The full record dictionary; `desiredKeys` limits the user fields (`[]` = system fields only).
     func record(_ stored: StoredRecord, desiredKeys: [String]?) -> Record {
         if stored.deleted {
-            return .tombstone(recordName: stored.name, zoneID: zoneID)
+            // The type stays with the tombstone; it is written only for a client that asks.
+            var tombstone = Record.tombstone(recordName: stored.name, zoneID: zoneID)
+            tombstone.recordType = stored.type
+            return tombstone
         }
         var record = Record(recordName: stored.name, recordType: stored.type, recordChangeTag: stored.changeTag)
         if let desiredKeys {

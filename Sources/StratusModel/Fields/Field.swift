@@ -10,11 +10,25 @@ public struct Field: Sendable, Hashable {
     public var type: FieldType
     /// `true` when the request gave no `type` and it was inferred from the value's JSON shape.
     public var isTypeInferred: Bool
+    /// A TIMESTAMP field's dates to the last bit (a Stratus extension, ``WireExtensions/exactDates``):
+    /// each date's seconds since 2001-01-01, one per timestamp of the value, in order. CKWS's
+    /// milliseconds stay the value; a client asking for these uses one only where it rounds to
+    /// them (a CKWS client that rewrites the field drops them).
+    public var exactDates: [Double]?
 
     public init(_ value: FieldValue, type: FieldType? = nil) {
         self.value = value
         self.type = type ?? value.naturalType
         self.isTypeInferred = false
+    }
+
+    /// Whether `exactDates` fits this field: one for each timestamp it holds.
+    public static func exactDatesFit(_ dates: [Double], value: FieldValue, type: FieldType) -> Bool {
+        switch (type, value) {
+        case (.timestamp, .timestamp): dates.count == 1 && dates.allSatisfy(\.isFinite)
+        case (.timestampList, .list(let items)): dates.count == items.count && dates.allSatisfy(\.isFinite)
+        default: false
+        }
     }
 
     public static func string(_ text: String) -> Field { Field(.string(text), type: .string) }
@@ -38,7 +52,7 @@ extension CodingUserInfoKey {
 }
 
 extension Field: Codable {
-    private enum CodingKeys: String, CodingKey { case value, type }
+    private enum CodingKeys: String, CodingKey { case value, type, exactDates }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -54,6 +68,13 @@ extension Field: Codable {
             self.value = value
             self.type = value.naturalType
             self.isTypeInferred = true
+        }
+        if let dates = try container.decodeIfPresent([Double].self, forKey: .exactDates) {
+            guard Field.exactDatesFit(dates, value: value, type: type) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .exactDates, in: container, debugDescription: "exactDates must hold one date for each timestamp of a TIMESTAMP field")
+            }
+            self.exactDates = dates
         }
     }
 
@@ -86,5 +107,8 @@ extension Field: Codable {
         // The type first: a reader that sees it before the value can read the value at once.
         try container.encode(type, forKey: .type)
         try container.encode(FieldValue.Encoding(value: value, numbersAsStrings: asStrings), forKey: .value)
+        if let exactDates, (encoder.userInfo[.wireExtensions] as? WireExtensions)?.contains(.exactDates) == true {
+            try container.encode(exactDates, forKey: .exactDates)
+        }
     }
 }

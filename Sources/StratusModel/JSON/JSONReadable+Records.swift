@@ -125,6 +125,7 @@ extension Field: JSONReadable {
     public static func read(from json: inout JSONReader) throws -> Field {
         var typeTag: String?
         var field: Field?
+        var exactDates: [Double]?
         var seen: UInt32 = 0
         // A value after its type (as Stratus writes fields) is read at once; one before it is
         // skipped, its position kept, and read once the type is known.
@@ -142,17 +143,36 @@ extension Field: JSONReadable {
                     pending = json
                     try json.skipValue()
                 }
+            case "exactDates":
+                try JSONReader.once(4, &seen)
+                exactDates = try json.optional { try $0.array { try $0.double() } }
             default:
                 try json.skipValue()
             }
         }
-        if let field { return field }
+        if var field {
+            try field.attach(exactDates)
+            return field
+        }
         guard var reader = pending else { throw JSONReader.Unsupported() }
-        if let typeTag { return try typed(typeTag, from: &reader) }
+        if let typeTag {
+            var field = try typed(typeTag, from: &reader)
+            try field.attach(exactDates)
+            return field
+        }
+        guard exactDates == nil else { throw JSONReader.Unsupported() }
         guard try reader.isString() else { throw JSONReader.Unsupported() }
         var untyped = Field(.string(try reader.string()), type: .string)
         untyped.isTypeInferred = true
         return untyped
+    }
+
+    /// Sets the exact dates read beside the value; dates that do not fit step aside (so
+    /// `JSONDecoder` words the refusal).
+    private mutating func attach(_ dates: [Double]?) throws {
+        guard let dates else { return }
+        guard Field.exactDatesFit(dates, value: value, type: type) else { throw JSONReader.Unsupported() }
+        exactDates = dates
     }
 
     /// The value at the reader's position, of the type `tag` names.

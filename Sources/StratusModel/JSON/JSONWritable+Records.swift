@@ -8,7 +8,8 @@ extension Record: JSONWritable {
     public func write(to json: inout JSONWriter) throws {
         json.beginObject()
         json.member("recordName", recordName)
-        json.member("recordType", recordType)
+        // A tombstone's type only for a client that asks (CKWS's tombstones name only the record).
+        if deleted != true || json.extensions.contains(.deletedRecordTypes) { json.member("recordType", recordType) }
         json.member("recordChangeTag", recordChangeTag)
         try json.member("fields", fields)
         try json.member("pluginFields", pluginFields)
@@ -66,6 +67,15 @@ extension Field: JSONWritable {
         json.member("type", type.rawValue)
         json.member("value")
         try value.write(to: &json)
+        if let exactDates, json.extensions.contains(.exactDates) {
+            json.member("exactDates")
+            json.beginArray()
+            for date in exactDates {
+                json.member(nil)
+                try json.double(date)
+            }
+            json.endArray()
+        }
         json.endObject()
     }
 }

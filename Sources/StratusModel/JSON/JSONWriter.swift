@@ -14,10 +14,13 @@ public struct JSONWriter {
     public let numbersAsStrings: Bool
     /// `/` is written as `\/`, as `JSONEncoder` does unless told `.withoutEscapingSlashes`.
     public let escapesSlashes: Bool
+    /// What is written beyond CKWS's keys: a field's `exactDates`, a tombstone's `recordType`.
+    public let extensions: WireExtensions
 
-    public init(numbersAsStrings: Bool = false, escapesSlashes: Bool = false, capacity: Int = 512) {
+    public init(numbersAsStrings: Bool = false, escapesSlashes: Bool = false, extensions: WireExtensions = [], capacity: Int = 512) {
         self.numbersAsStrings = numbersAsStrings
         self.escapesSlashes = escapesSlashes
+        self.extensions = extensions
         bytes.reserveCapacity(capacity)
     }
 
@@ -120,6 +123,7 @@ public struct JSONWriter {
         let encoder = JSONEncoder()
         if !escapesSlashes { encoder.outputFormatting = .withoutEscapingSlashes }
         if numbersAsStrings { encoder.userInfo[.numbersAsStrings] = true }
+        if !extensions.isEmpty { encoder.userInfo[.wireExtensions] = extensions }
         bytes.append(contentsOf: try encoder.encode(value))
     }
 
@@ -150,8 +154,8 @@ public protocol JSONWritable: Encodable {
 
 extension JSONWritable {
     /// This value as JSON bytes.
-    public func jsonBytes(numbersAsStrings: Bool = false, escapesSlashes: Bool = false) throws -> [UInt8] {
-        var writer = JSONWriter(numbersAsStrings: numbersAsStrings, escapesSlashes: escapesSlashes)
+    public func jsonBytes(numbersAsStrings: Bool = false, escapesSlashes: Bool = false, extensions: WireExtensions = []) throws -> [UInt8] {
+        var writer = JSONWriter(numbersAsStrings: numbersAsStrings, escapesSlashes: escapesSlashes, extensions: extensions)
         try write(to: &writer)
         return writer.bytes
     }

@@ -24,6 +24,10 @@ public struct Subscription: Sendable, Hashable, Codable {
     public var query: Query?
     public var firesOn: [String]?
     public var firesOnce: Bool?
+    /// Zone and database subscriptions: only changes to records of this type fire them
+    /// (CKRecordZoneSubscription's and CKDatabaseSubscription's `recordType`; a Stratus key,
+    /// present only when a client sets it).
+    public var recordType: String?
     public var notificationInfo: NotificationInfo?
 
     public init(
@@ -52,6 +56,8 @@ public struct Subscription: Sendable, Hashable, Codable {
 }
 
 /// How a notification is presented on a device (stored and echoed; Stratus delivers no alerts).
+/// CKWS's keys, then those of the native `CKSubscription.NotificationInfo` (each present only
+/// when a client sets it).
 public struct NotificationInfo: Sendable, Hashable, Codable {
     public var alertBody: String?
     public var alertLocalizationKey: String?
@@ -61,6 +67,17 @@ public struct NotificationInfo: Sendable, Hashable, Codable {
     public var soundName: String?
     public var shouldBadge: Bool?
     public var shouldSendContentAvailable: Bool?
+    public var title: String?
+    public var titleLocalizationKey: String?
+    public var titleLocalizationArgs: [String]?
+    public var subtitle: String?
+    public var subtitleLocalizationKey: String?
+    public var subtitleLocalizationArgs: [String]?
+    /// The record fields a query notification carries.
+    public var desiredKeys: [String]?
+    public var shouldSendMutableContent: Bool?
+    public var category: String?
+    public var collapseIDKey: String?
 
     public init(alertBody: String? = nil, soundName: String? = nil, shouldBadge: Bool? = nil, shouldSendContentAvailable: Bool? = nil) {
         self.alertBody = alertBody

@@ -28,6 +28,6 @@ struct ChangesRoutes {
     @Sendable private func zoneChanges(_ request: Request, context: DatabaseContext) async throws -> Response {
         let body = try await JSONBody.decode(ZoneChangesRequest.self, from: request, limit: limits.requestBytes)
         let response = try await changes.zoneChanges(body, scope: context.scope)
-        return try JSONBody.response(response, numbersAsStrings: body.numbersAsStrings ?? false)
+        return try JSONBody.response(response, numbersAsStrings: body.numbersAsStrings ?? false, extensions: WireExtensions(request))
     }
 }

@@ -23,7 +23,7 @@ struct RecordsRoutes {
             facts.name(zones: [body.zoneID])
             facts.count(response.records)
         }
-        return try JSONBody.response(response, numbersAsStrings: body.numbersAsStrings ?? false)
+        return try JSONBody.response(response, numbersAsStrings: body.numbersAsStrings ?? false, extensions: WireExtensions(request))
     }
 
     @Sendable private func lookup(_ request: Request, context: DatabaseContext) async throws -> Response {
@@ -33,18 +33,18 @@ struct RecordsRoutes {
             facts.name(zones: [body.zoneID])
             facts.count(response.records)
         }
-        return try JSONBody.response(response, numbersAsStrings: body.numbersAsStrings ?? false)
+        return try JSONBody.response(response, numbersAsStrings: body.numbersAsStrings ?? false, extensions: WireExtensions(request))
     }
 
     @Sendable private func query(_ request: Request, context: DatabaseContext) async throws -> Response {
         let body = try await JSONBody.decode(QueryRecordsRequest.self, from: request, limit: limits.requestBytes)
         let response = try await queries.query(body, scope: context.scope)
-        return try JSONBody.response(response, numbersAsStrings: body.numbersAsStrings ?? false)
+        return try JSONBody.response(response, numbersAsStrings: body.numbersAsStrings ?? false, extensions: WireExtensions(request))
     }
 
     @Sendable private func recordChanges(_ request: Request, context: DatabaseContext) async throws -> Response {
         let body = try await JSONBody.decode(RecordChangesRequest.self, from: request, limit: limits.requestBytes)
         let response = try await changes.recordChanges(body, scope: context.scope)
-        return try JSONBody.response(response, numbersAsStrings: body.numbersAsStrings ?? false)
+        return try JSONBody.response(response, numbersAsStrings: body.numbersAsStrings ?? false, extensions: WireExtensions(request))
     }
 }

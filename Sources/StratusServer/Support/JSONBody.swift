@@ -71,10 +71,12 @@ enum JSONBody {
 
     /// A 200 response carrying `value` as JSON, written by ``JSONWriter`` (records responses:
     /// the hot path) rather than `JSONEncoder`; the same JSON.
-    static func response<T: JSONWritable>(_ value: T, status: HTTPResponse.Status = .ok, numbersAsStrings: Bool = false) throws -> Response {
+    static func response<T: JSONWritable>(
+        _ value: T, status: HTTPResponse.Status = .ok, numbersAsStrings: Bool = false, extensions: WireExtensions = []
+    ) throws -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=UTF-8"
-        let bytes = try value.jsonBytes(numbersAsStrings: numbersAsStrings)
+        let bytes = try value.jsonBytes(numbersAsStrings: numbersAsStrings, extensions: extensions)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 

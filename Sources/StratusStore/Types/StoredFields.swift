@@ -6,7 +6,7 @@ import StratusModel
 /// `JSONDecoder` where it cannot (assets, locations). Every stored record read passes here.
 package enum StoredFields {
     package static func encode(_ fields: [String: Field]) throws -> String {
-        fields.isEmpty ? "{}" : String(decoding: try fields.jsonBytes(escapesSlashes: true), as: UTF8.self)
+        fields.isEmpty ? "{}" : String(decoding: try fields.jsonBytes(escapesSlashes: true, extensions: .exactDates), as: UTF8.self)
     }
 
     package static func decode(_ json: String) throws -> [String: Field] {

@@ -1,0 +1,51 @@
+import Foundation
+
+/// What a client asks the server for beyond CloudKit Web Services' own JSON, where Apple's
+/// native framework knows more than CKWS carries: sent as the request header
+/// `X-Stratus-Extensions` (names separated by commas). A client that sends none — every CKWS
+/// client — gets exactly Apple's keys.
+///
+/// - `exactDates`: a TIMESTAMP field keeps each date's exact value beside CKWS's whole
+///   milliseconds, as `exactDates` (seconds since 2001-01-01, `Date`'s own value) — a `Date` saved
+///   through StratusCloudKit reads back `==`. The server stores what a client sends; it answers it
+///   only to a client that asks.
+/// - `deletedRecordTypes`: a deleted record in a change feed names its `recordType`, as the
+///   native framework's deletions do (CKWS tombstones name only the record).
+public struct WireExtensions: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let exactDates = WireExtensions(rawValue: 1 << 0)
+    public static let deletedRecordTypes = WireExtensions(rawValue: 1 << 1)
+    public static let all: WireExtensions = [.exactDates, .deletedRecordTypes]
+
+    /// The request header that names them.
+    public static let headerName = "X-Stratus-Extensions"
+
+    /// The extensions a header value names (unknown names are ignored, so a newer client's
+    /// header still works).
+    public init(header: String?) {
+        self = []
+        for name in header?.split(separator: ",") ?? [] {
+            switch name.trimmingCharacters(in: .whitespaces) {
+            case "exactDates": insert(.exactDates)
+            case "deletedRecordTypes": insert(.deletedRecordTypes)
+            default: continue
+            }
+        }
+    }
+
+    /// The header value that names these extensions.
+    public var headerValue: String {
+        var names: [String] = []
+        if contains(.exactDates) { names.append("exactDates") }
+        if contains(.deletedRecordTypes) { names.append("deletedRecordTypes") }
+        return names.joined(separator: ",")
+    }
+}
+
+extension CodingUserInfoKey {
+    /// The ``WireExtensions`` an encoder writes (none unless set): `JSONEncoder` writes a
+    /// field's `exactDates` only when this holds `.exactDates`.
+    public static let wireExtensions = CodingUserInfoKey(rawValue: "stratus.wireExtensions")!
+}
