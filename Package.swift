@@ -192,10 +192,13 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
+        // Registers Apple's archived class names when a program loads (a C constructor).
+        .target(name: "StratusCloudKitLoader", exclude: ["README.md"]),
         .target(
             name: "StratusCloudKit",
             dependencies: [
                 "StratusModel",
+                "StratusCloudKitLoader",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -205,7 +208,13 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
-        .target(name: "CloudKit", dependencies: ["StratusCloudKit"], exclude: ["README.md"], swiftSettings: swiftSettings),
+        .target(
+            name: "CloudKit",
+            dependencies: ["StratusCloudKit", .target(name: "CoreLocation", condition: .when(platforms: [.linux]))],
+            exclude: ["README.md"], swiftSettings: swiftSettings
+        ),
+        // `import CoreLocation` on Linux: the same CLLocation (a dependency of CloudKit there only).
+        .target(name: "CoreLocation", dependencies: ["StratusCloudKit"], exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
             name: "StratusKit",
             dependencies: [
@@ -239,7 +248,11 @@ let package = Package(
             swiftSettings: testSwiftSettings
         ),
         // CloudKit's own API against a real `stratus serve` process: `import CloudKit` only.
-        .testTarget(name: "CloudKitTests", dependencies: ["CloudKit", "stratus"], swiftSettings: testSwiftSettings),
+        .testTarget(
+            name: "CloudKitTests", dependencies: ["CloudKit", "stratus"],
+            // Archives written by Apple's CloudKit (ArchiveCompatibilityTests).
+            resources: [.copy("Fixtures")], swiftSettings: testSwiftSettings
+        ),
         .testTarget(name: "StratusCloudKitTests", dependencies: ["StratusCloudKit", "StratusModel"], swiftSettings: testSwiftSettings),
         .testTarget(name: "StratusKitTests", dependencies: ["StratusKit", "StratusModel"], swiftSettings: testSwiftSettings),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"], swiftSettings: testSwiftSettings),

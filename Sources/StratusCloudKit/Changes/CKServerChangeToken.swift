@@ -12,11 +12,20 @@ public final class CKServerChangeToken: NSObject, NSSecureCoding, NSCopying, @un
 
     public static var supportsSecureCoding: Bool { true }
 
-    public func encode(with coder: NSCoder) { coder.encode(value as NSString, forKey: "value") }
+    /// Archived under Apple's key, `ChangeTokenData`: the server's token as UTF-8.
+    public func encode(with coder: NSCoder) { coder.encode(Data(value.utf8) as NSData, forKey: "ChangeTokenData") }
 
+    /// A token from an archive. One Apple's service issued (its bytes are not UTF-8 text) becomes
+    /// a token Stratus answers as it answers any token it did not issue: `changeTokenExpired`,
+    /// after which the app fetches from the start — what it does on Apple's service too.
     public init?(coder: NSCoder) {
-        guard let value = coder.decodeObject(of: NSString.self, forKey: "value") else { return nil }
-        self.value = value as String
+        if let data = coder.data("ChangeTokenData") {
+            value = String(data: data, encoding: .utf8) ?? data.base64EncodedString()
+        } else if let legacy = coder.string("value") {
+            value = legacy
+        } else {
+            return nil
+        }
     }
 
     public func copy(with zone: NSZone? = nil) -> Any { self }

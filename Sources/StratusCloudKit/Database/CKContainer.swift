@@ -21,6 +21,12 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     public let connection: StratusConnection?
     let transport: CKWSTransport?
     private let failure: String?
+    /// The databases handed out (the same objects on every access, as Apple's) and the user the
+    /// server last answered for (to post ``Notification.Name.CKAccountChanged`` when it changes).
+    /// `@unchecked Sendable`: these are read and written under `lock` only.
+    private let lock = NSLock()
+    private var databases: [CKDatabase.Scope: Weak<CKDatabase>] = [:]
+    private var lastUser: String??
 
     /// The container `identifier`, as the account the environment names.
     public convenience init(identifier: String) {
@@ -45,17 +51,50 @@ public final class CKContainer: NSObject, @unchecked Sendable {
         self.failure = failure
     }
 
-    /// The app's default container: `STRATUS_CONTAINER`, else the dev server's
-    /// `iCloud.com.example.TravelJournal`, as the environment's account.
+    /// The app's default container, as the environment's account: the one `STRATUS_CONTAINER`
+    /// names, else the default container of the dev credentials file `STRATUS_CREDENTIALS` names,
+    /// else the dev server's `iCloud.com.example.TravelJournal`.
     public static func `default`() -> CKContainer {
-        CKContainer(identifier: ProcessInfo.processInfo.environment["STRATUS_CONTAINER"] ?? "iCloud.com.example.TravelJournal")
+        CKContainer(identifier: defaultIdentifier(ProcessInfo.processInfo.environment))
     }
 
-    public var privateCloudDatabase: CKDatabase { CKDatabase(container: self, scope: .private) }
-    public var sharedCloudDatabase: CKDatabase { CKDatabase(container: self, scope: .shared) }
-    public var publicCloudDatabase: CKDatabase { CKDatabase(container: self, scope: .public) }
+    /// The default container's identifier in an environment (``default()``).
+    static func defaultIdentifier(_ variables: [String: String]) -> String {
+        if let named = variables["STRATUS_CONTAINER"], !named.isEmpty { return named }
+        if let file = variables["STRATUS_CREDENTIALS"], !file.isEmpty,
+            let data = try? Data(contentsOf: URL(fileURLWithPath: file)),
+            let credentials = try? JSONDecoder().decode(DevCredentials.self, from: data)
+        {
+            return credentials.container
+        }
+        return "iCloud.com.example.TravelJournal"
+    }
 
-    public func database(with scope: CKDatabase.Scope) -> CKDatabase { CKDatabase(container: self, scope: scope) }
+    public var privateCloudDatabase: CKDatabase { database(with: .private) }
+    public var sharedCloudDatabase: CKDatabase { database(with: .shared) }
+    public var publicCloudDatabase: CKDatabase { database(with: .public) }
+
+    /// The database of this scope: the same object as long as anyone holds it (a database keeps
+    /// its container, so the container only remembers it weakly).
+    public func database(with scope: CKDatabase.Scope) -> CKDatabase {
+        lock.withLock {
+            if let database = databases[scope]?.object { return database }
+            let database = CKDatabase(container: self, scope: scope)
+            databases[scope] = Weak(database)
+            return database
+        }
+    }
+
+    /// Notes the user the server answered for (`nil`: none signed in) and posts
+    /// ``Notification.Name/CKAccountChanged`` when it differs from the one before.
+    func noteAccount(_ userRecordName: String?) {
+        let changed = lock.withLock { () -> Bool in
+            defer { lastUser = .some(userRecordName) }
+            guard case .some(let previous) = lastUser else { return false }
+            return previous != userRecordName
+        }
+        if changed { NotificationCenter.default.post(name: .CKAccountChanged, object: nil) }
+    }
 
     /// The transport, or `notAuthenticated` when there are no credentials.
     func requireTransport() throws(CKError) -> CKWSTransport {
@@ -81,19 +120,31 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     /// `.available` when an account is signed in, `.noAccount` when none is (or its token was
     /// revoked or expired).
     public func accountStatus() async throws -> CKAccountStatus {
-        guard transport?.webAuthToken != nil else { return .noAccount }
+        guard transport?.webAuthToken != nil else {
+            noteAccount(nil)
+            return .noAccount
+        }
         do {
-            _ = try await get("public/users/caller", as: UserIdentity.self)
+            let identity = try await get("public/users/caller", as: UserIdentity.self)
+            noteAccount(identity.userRecordName)
             return .available
         } catch {
             guard error.code == .notAuthenticated else { throw error }
+            noteAccount(nil)
             return .noAccount
         }
     }
 
     /// The signed-in user's record ID.
     public func userRecordID() async throws -> CKRecord.ID {
-        let identity = try await get("public/users/caller", as: UserIdentity.self)
+        let identity: UserIdentity
+        do {
+            identity = try await get("public/users/caller", as: UserIdentity.self)
+        } catch {
+            if error.code == .notAuthenticated { noteAccount(nil) }
+            throw error
+        }
+        noteAccount(identity.userRecordName)
         guard let name = identity.userRecordName else { throw CKError(.notAuthenticated, "no signed-in user") }
         return CKRecord.ID(recordName: name)
     }
@@ -109,4 +160,10 @@ public final class CKContainer: NSObject, @unchecked Sendable {
             do { completionHandler(try await userRecordID(), nil) } catch { completionHandler(nil, error) }
         }
     }
+}
+
+/// A weak reference, for caches that must not keep what they hold alive.
+struct Weak<Object: AnyObject> {
+    weak var object: Object?
+    init(_ object: Object) { self.object = object }
 }

@@ -19,6 +19,21 @@ extension CKDatabase {
         }
     }
 
+    /// The subscriptions with these IDs, each the subscription or why it could not be fetched.
+    public func subscriptions(for ids: [CKSubscription.ID]) async throws -> [CKSubscription.ID: Result<CKSubscription, any Error>] {
+        guard !ids.isEmpty else { return [:] }
+        let response = try await post("subscriptions/lookup", LookupSubscriptionsRequest(subscriptionIDs: ids), as: SubscriptionsResponse.self)
+        var results: [CKSubscription.ID: Result<CKSubscription, any Error>] = [:]
+        for (id, entry) in zip(ids, response.subscriptions) {
+            switch entry {
+            case .success(let wire): results[id] = .success(CKSubscription.from(wire: wire))
+            case .failure(let error): results[id] = .failure(CKError(error))
+            }
+        }
+        for id in ids where results[id] == nil { results[id] = .failure(CKError(.unknownItem, "no subscription '\(id)'")) }
+        return results
+    }
+
     /// Every subscription of the caller in this database.
     public func allSubscriptions() async throws -> [CKSubscription] {
         try await container.get(path("subscriptions/list"), as: SubscriptionsResponse.self).subscriptions.compactMap(\.value).map(CKSubscription.from(wire:))

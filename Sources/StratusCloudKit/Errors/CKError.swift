@@ -13,7 +13,7 @@ public let CKRecordChangedErrorAncestorRecordKey = "AncestorRecord"
 /// `userInfo` key of the seconds to wait before retrying.
 public let CKErrorRetryAfterKey = "CKRetryAfter"
 /// `userInfo` key set on a `zoneNotFound` whose zone went in an encrypted-data reset.
-public let CKErrorUserDidResetEncryptedDataKey = "CKErrorUserDidResetEncryptedDataKey"
+public let CKErrorUserDidResetEncryptedDataKey = "CKUserDidResetEncryptedData"
 
 /// An error from CloudKit, as Apple's framework reports it: ``code`` is `CKError.Code` with
 /// Apple's raw values, and the `userInfo` accessors read what the server sent — the server's
@@ -57,6 +57,8 @@ public struct CKError: Error, CustomNSError, Hashable, @unchecked Sendable, Cust
         case serverResponseLost = 34
         case assetNotAvailable = 35
         case accountTemporarilyUnavailable = 36
+        /// The user already has an invitation to the share, waiting to be accepted (iOS 26 SDK).
+        case participantAlreadyInvited = 37
     }
 
     public let code: Code
@@ -140,4 +142,5 @@ extension CKError {
     public static var serverResponseLost: Code { .serverResponseLost }
     public static var assetNotAvailable: Code { .assetNotAvailable }
     public static var accountTemporarilyUnavailable: Code { .accountTemporarilyUnavailable }
+    public static var participantAlreadyInvited: Code { .participantAlreadyInvited }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Accepts shares (``CKContainer/accept(_:)``): each share's zone then appears in the caller's
 /// shared database. Reports each metadata's share, then the whole — a failure of any share
-/// makes the result a `partialFailure` keyed by the failed ``CKShare/Metadata``. A container
+/// makes the legacy completion block's error a `partialFailure` keyed by the failed ``CKShare/Metadata``. A container
 /// operation: run it with ``CKContainer/add(_:)``.
 open class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
     /// The metadatas of the shares to accept.
@@ -10,7 +10,8 @@ open class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
 
     /// Called once for each metadata: the accepted share, or why it was not accepted.
     open var perShareResultBlock: ((CKShare.Metadata, Result<CKShare, any Error>) -> Void)?
-    /// Called last: success, or the operation's error (`partialFailure` when some shares failed).
+    /// Called last: success (items that failed were reported one by one), or the operation's error;
+    /// only the legacy completion block gets a `partialFailure`.
     open var acceptSharesResultBlock: ((Result<Void, any Error>) -> Void)?
     /// Called once for each metadata with the accepted share or its error.
     @available(*, deprecated, message: "Use perShareResultBlock")
@@ -42,11 +43,11 @@ open class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
         do {
             try checkCancelled()
             let container = try requireContainer()
-            var results: [String: Result<CKShare, any Error>] = [:]
+            var results: [CKShare.Metadata: Result<CKShare, any Error>] = [:]
             if !metadatas.isEmpty { results = try await container.accept(metadatas) }
             var failures: [AnyHashable: any Error] = [:]
             for metadata in metadatas {
-                let result = results[metadata.shortGUID] ?? .failure(CKError(.internalError, "no answer for share \(metadata.share.recordID.recordName)"))
+                let result = results[metadata] ?? .failure(CKError(.internalError, "no answer for share \(metadata.share.recordID.recordName)"))
                 perShareResultBlock?(metadata, result)
                 switch result {
                 case .success(let share): legacyPerShare?(metadata, share, nil)
@@ -66,7 +67,7 @@ open class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
     }
 
     private func complete(_ error: CKError?) {
-        acceptSharesResultBlock?(error.map { .failure($0) } ?? .success(()))
+        acceptSharesResultBlock?(Self.modernResult(error))
         legacyCompletion?(error)
     }
 }

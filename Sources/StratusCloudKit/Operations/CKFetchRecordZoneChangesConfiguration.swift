@@ -44,10 +44,10 @@ public final class CKFetchRecordZoneChangesConfiguration: NSObject, NSSecureCodi
 
     public init?(coder: NSCoder) {
         if coder.containsValue(forKey: "previousServerChangeToken") {
-            previousServerChangeToken = coder.decodeObject(of: CKServerChangeToken.self, forKey: "previousServerChangeToken")
+            previousServerChangeToken = coder.object(CKServerChangeToken.self, "previousServerChangeToken")
         }
         resultsLimit = Int(clamping: coder.decodeInt64(forKey: "resultsLimit"))
-        if coder.containsValue(forKey: "desiredKeys"), let data = coder.decodeObject(of: NSData.self, forKey: "desiredKeys") as Data? {
+        if coder.containsValue(forKey: "desiredKeys"), let data = coder.data("desiredKeys") {
             desiredKeys = try? JSONDecoder().decode([CKRecord.FieldKey].self, from: data)
         }
         super.init()

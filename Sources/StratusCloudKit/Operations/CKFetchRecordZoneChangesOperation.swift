@@ -5,7 +5,9 @@ import Foundation
 /// and page by page. For each page: its changed and deleted records, then — while the zone has
 /// more — its change token (``recordZoneChangeTokensUpdatedBlock``); when a zone is done, its
 /// result (``recordZoneFetchResultBlock``); the operation's result last. A zone that fails
-/// (not found, token expired) makes the result a `partialFailure` keyed by its zone ID.
+/// (not found, token expired) is reported in its zone result; the operation's result then
+/// succeeds, and only the legacy completion block gets a `partialFailure` keyed by zone ID.
+/// A legacy per-record or per-zone block is called only when its modern counterpart is not set.
 open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Sendable {
     /// How one zone is fetched: its change token, page size and fields.
     public typealias ZoneConfiguration = CKFetchRecordZoneChangesConfiguration
@@ -27,7 +29,7 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
     /// Called when a zone is done: its final token and whether more is coming, or its error.
     open var recordZoneFetchResultBlock:
         ((CKRecordZone.ID, Result<(serverChangeToken: CKServerChangeToken, clientChangeTokenData: Data?, moreComing: Bool), any Error>) -> Void)?
-    /// Called last: success, or the operation's error (`partialFailure` when some zones failed).
+    /// Called last: success (zones that failed were reported per zone), or the operation's error.
     open var fetchRecordZoneChangesResultBlock: ((Result<Void, any Error>) -> Void)?
     /// Called for each changed record that could be read.
     @available(*, deprecated, message: "Use recordWasChangedBlock")
@@ -81,7 +83,7 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
     }
 
     private func complete(_ error: CKError?) {
-        fetchRecordZoneChangesResultBlock?(error.map { .failure($0) } ?? .success(()))
+        fetchRecordZoneChangesResultBlock?(Self.modernResult(error))
         legacyCompletion?(error)
     }
 
@@ -109,8 +111,11 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
             }
             for (id, result) in Self.inChangeOrder(page.modificationResultsByID) {
                 let record = result.map(\.record)
-                recordWasChangedBlock?(id, record)
-                if case .success(let changed) = record { legacyChanged?(changed) }
+                if let recordWasChangedBlock {
+                    recordWasChangedBlock(id, record)
+                } else if case .success(let changed) = record {
+                    legacyChanged?(changed)
+                }
             }
             for deletion in page.deletions {
                 recordWithIDWasDeletedBlock?(deletion.recordID, deletion.recordType)
@@ -128,7 +133,10 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
     private func reportZone(
         _ zoneID: CKRecordZone.ID, _ result: Result<(serverChangeToken: CKServerChangeToken, clientChangeTokenData: Data?, moreComing: Bool), CKError>
     ) {
-        recordZoneFetchResultBlock?(zoneID, result.mapError { $0 as any Error })
+        if let recordZoneFetchResultBlock {
+            recordZoneFetchResultBlock(zoneID, result.mapError { $0 as any Error })
+            return
+        }
         switch result {
         case .success(let done): legacyZoneCompletion?(zoneID, done.serverChangeToken, done.clientChangeTokenData, done.moreComing, nil)
         case .failure(let error): legacyZoneCompletion?(zoneID, nil, nil, false, error)

@@ -1,15 +1,16 @@
 import Foundation
 
 /// Fetches record zones by ID (``CKDatabase/recordZones(for:)``) or every zone of the database
-/// (``fetchAllRecordZonesOperation()``), reporting each zone, then the whole: a failure of any
-/// item makes the result a `partialFailure` keyed by zone ID.
+/// (``fetchAllRecordZonesOperation()``), reporting each zone, then the whole: a failed item is reported by itself (the legacy
+/// completion block gets a `partialFailure` keyed by zone ID).
 open class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable {
     /// The zones to fetch (`nil` for an operation fetching every zone).
     open var recordZoneIDs: [CKRecordZone.ID]?
 
     /// Called once for each zone: the zone, or why it could not be fetched.
     open var perRecordZoneResultBlock: ((CKRecordZone.ID, Result<CKRecordZone, any Error>) -> Void)?
-    /// Called last: success, or the operation's error (`partialFailure` when some zones failed).
+    /// Called last: success (items that failed were reported one by one), or the operation's error;
+    /// only the legacy completion block gets a `partialFailure`.
     open var fetchRecordZonesResultBlock: ((Result<Void, any Error>) -> Void)?
     /// Called last with the fetched zones by ID and the operation's error.
     @available(*, deprecated, message: "Use fetchRecordZonesResultBlock")
@@ -74,7 +75,7 @@ open class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable
     }
 
     private func complete(fetched: [CKRecordZone.ID: CKRecordZone]?, error: CKError?) {
-        fetchRecordZonesResultBlock?(error.map { .failure($0) } ?? .success(()))
+        fetchRecordZonesResultBlock?(Self.modernResult(error))
         legacyCompletion?(fetched, error)
     }
 }

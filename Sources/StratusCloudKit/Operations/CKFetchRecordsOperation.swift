@@ -1,8 +1,9 @@
 import Foundation
 
 /// Fetches records by ID (``CKDatabase/records(for:desiredKeys:)``), reporting each record,
-/// then the whole: a failure of any item makes the result a `partialFailure` whose
-/// `partialErrorsByItemID` holds each failed record's error by its ``CKRecord/ID``.
+/// then the whole. A record that fails is reported through `perRecordResultBlock`;
+/// `fetchRecordsResultBlock` then succeeds, and only the legacy `fetchRecordsCompletionBlock`
+/// gets a `partialFailure` holding each error by its ``CKRecord/ID``.
 ///
 /// A record ID named ``CKCurrentUserDefaultName`` stands for the signed-in user's record
 /// (``fetchCurrentUserRecordOperation()``); it is answered under that ID, as the record the
@@ -17,7 +18,7 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
     open var perRecordProgressBlock: ((CKRecord.ID, Double) -> Void)?
     /// Called once for each record ID: the record, or why it could not be fetched.
     open var perRecordResultBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)?
-    /// Called last: success, or the operation's error (`partialFailure` when some records failed).
+    /// Called last: success (records that failed were reported per record), or the operation's error.
     open var fetchRecordsResultBlock: ((Result<Void, any Error>) -> Void)?
     /// Called once for each record ID with the record or its error.
     @available(*, deprecated, message: "Use perRecordResultBlock")
@@ -62,6 +63,8 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
             let results = try await fetch(ids, in: database)
             var failures: [AnyHashable: any Error] = [:]
             var fetched: [CKRecord.ID: CKRecord] = [:]
+            // The legacy per-record block only when the modern one is not set, as Apple's.
+            let legacyPerRecord = perRecordResultBlock == nil ? legacyPerRecord : nil
             for id in ids {
                 let result = results[id] ?? .failure(CKError(.internalError, "no answer for \(id.recordName)"))
                 perRecordProgressBlock?(id, 1)
@@ -86,7 +89,7 @@ open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
     }
 
     private func complete(fetched: [CKRecord.ID: CKRecord]?, error: CKError?) {
-        fetchRecordsResultBlock?(error.map { .failure($0) } ?? .success(()))
+        fetchRecordsResultBlock?(Self.modernResult(error))
         legacyCompletion?(fetched, error)
     }
 

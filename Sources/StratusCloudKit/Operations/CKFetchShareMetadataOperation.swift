@@ -1,8 +1,8 @@
 import Foundation
 
 /// Fetches what share URLs lead to (``CKContainer/shareMetadatas(for:shouldFetchRootRecord:)``):
-/// each URL's ``CKShare/Metadata``, then the whole — a failure of any URL makes the result a
-/// `partialFailure` keyed by URL. A container operation: run it with ``CKContainer/add(_:)``.
+/// each URL's ``CKShare/Metadata``, then the whole — a failure of any URL makes the legacy completion
+/// block's error a `partialFailure` keyed by URL. A container operation: run it with ``CKContainer/add(_:)``.
 open class CKFetchShareMetadataOperation: CKOperation, @unchecked Sendable {
     /// The share URLs to resolve.
     open var shareURLs: [URL]?
@@ -14,7 +14,8 @@ open class CKFetchShareMetadataOperation: CKOperation, @unchecked Sendable {
 
     /// Called once for each URL: its share's metadata, or why it could not be resolved.
     open var perShareMetadataResultBlock: ((URL, Result<CKShare.Metadata, any Error>) -> Void)?
-    /// Called last: success, or the operation's error (`partialFailure` when some URLs failed).
+    /// Called last: success (items that failed were reported one by one), or the operation's error;
+    /// only the legacy completion block gets a `partialFailure`.
     open var fetchShareMetadataResultBlock: ((Result<Void, any Error>) -> Void)?
     /// Called once for each URL with its metadata or its error.
     @available(*, deprecated, message: "Use perShareMetadataResultBlock")
@@ -70,7 +71,7 @@ open class CKFetchShareMetadataOperation: CKOperation, @unchecked Sendable {
     }
 
     private func complete(_ error: CKError?) {
-        fetchShareMetadataResultBlock?(error.map { .failure($0) } ?? .success(()))
+        fetchShareMetadataResultBlock?(Self.modernResult(error))
         legacyCompletion?(error)
     }
 }

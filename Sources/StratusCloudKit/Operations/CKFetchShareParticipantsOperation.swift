@@ -12,7 +12,8 @@ open class CKFetchShareParticipantsOperation: CKOperation, @unchecked Sendable {
 
     /// Called once for each lookup: its participant, or why none could be made.
     open var perShareParticipantResultBlock: ((CKUserIdentity.LookupInfo, Result<CKShare.Participant, any Error>) -> Void)?
-    /// Called last: success, or the operation's error (`partialFailure` when some lookups failed).
+    /// Called last: success (items that failed were reported one by one), or the operation's error;
+    /// only the legacy completion block gets a `partialFailure`.
     open var fetchShareParticipantsResultBlock: ((Result<Void, any Error>) -> Void)?
     /// Called with each participant made.
     @available(*, deprecated, message: "Use perShareParticipantResultBlock")
@@ -64,7 +65,7 @@ open class CKFetchShareParticipantsOperation: CKOperation, @unchecked Sendable {
     }
 
     private func complete(_ error: CKError?) {
-        fetchShareParticipantsResultBlock?(error.map { .failure($0) } ?? .success(()))
+        fetchShareParticipantsResultBlock?(Self.modernResult(error))
         legacyCompletion?(error)
     }
 

@@ -3,14 +3,15 @@ import StratusModel
 
 /// Fetches subscriptions by ID (one `subscriptions/lookup`) or every subscription of the caller
 /// in the database (``fetchAllSubscriptionsOperation()``), reporting each subscription, then the
-/// whole: a failure of any item makes the result a `partialFailure` keyed by subscription ID.
+/// whole: a failure of any item makes the legacy completion block's error a `partialFailure` keyed by subscription ID.
 open class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecked Sendable {
     /// The subscriptions to fetch (`nil` for an operation fetching every subscription).
     open var subscriptionIDs: [CKSubscription.ID]?
 
     /// Called once for each subscription: the subscription, or why it could not be fetched.
     open var perSubscriptionResultBlock: ((CKSubscription.ID, Result<CKSubscription, any Error>) -> Void)?
-    /// Called last: success, or the operation's error (`partialFailure` when some failed).
+    /// Called last: success (items that failed were reported one by one), or the operation's error;
+    /// only the legacy completion block gets a `partialFailure`.
     open var fetchSubscriptionsResultBlock: ((Result<Void, any Error>) -> Void)?
     /// Called last with the fetched subscriptions by ID and the operation's error.
     @available(*, deprecated, message: "Use fetchSubscriptionsResultBlock")
@@ -75,7 +76,7 @@ open class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecked Sendab
     }
 
     private func complete(fetched: [CKSubscription.ID: CKSubscription]?, error: CKError?) {
-        fetchSubscriptionsResultBlock?(error.map { .failure($0) } ?? .success(()))
+        fetchSubscriptionsResultBlock?(Self.modernResult(error))
         legacyCompletion?(fetched, error)
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Saves and deletes record zones in one request (``CKDatabase/modifyRecordZones(saving:deleting:)``),
-/// reporting each zone, then the whole: a failure of any item makes the result a
-/// `partialFailure` whose `partialErrorsByItemID` holds each failed zone's error by its zone ID.
+/// reporting each zone, then the whole: a failure of any item makes the legacy completion
+/// block's error a `partialFailure` whose `partialErrorsByItemID` holds each failed zone's error by its zone ID.
 open class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable {
     /// The zones to create (saving a zone that exists succeeds).
     open var recordZonesToSave: [CKRecordZone]?
@@ -13,7 +13,8 @@ open class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked Sendabl
     open var perRecordZoneSaveBlock: ((CKRecordZone.ID, Result<CKRecordZone, any Error>) -> Void)?
     /// Called once for each zone to delete: success, or why it was not deleted.
     open var perRecordZoneDeleteBlock: ((CKRecordZone.ID, Result<Void, any Error>) -> Void)?
-    /// Called last: success, or the operation's error (`partialFailure` when some zones failed).
+    /// Called last: success (items that failed were reported one by one), or the operation's error;
+    /// only the legacy completion block gets a `partialFailure`.
     open var modifyRecordZonesResultBlock: ((Result<Void, any Error>) -> Void)?
     /// Called last with the saved zones, the deleted zone IDs and the operation's error.
     @available(*, deprecated, message: "Use modifyRecordZonesResultBlock")
@@ -77,7 +78,7 @@ open class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked Sendabl
     }
 
     private func complete(saved: [CKRecordZone]?, deleted: [CKRecordZone.ID]?, error: CKError?) {
-        modifyRecordZonesResultBlock?(error.map { .failure($0) } ?? .success(()))
+        modifyRecordZonesResultBlock?(Self.modernResult(error))
         legacyCompletion?(saved, deleted, error)
     }
 }

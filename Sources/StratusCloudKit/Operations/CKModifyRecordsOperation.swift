@@ -1,8 +1,9 @@
 import Foundation
 
 /// Saves and deletes records (``CKDatabase/modifyRecords(saving:deleting:savePolicy:atomically:)``),
-/// reporting each record, then the whole: a failure of any item makes the result a
-/// `partialFailure` whose `partialErrorsByItemID` holds each failed record's error.
+/// reporting each record, then the whole. A record that fails is reported through
+/// `perRecordSaveBlock`/`perRecordDeleteBlock`; `modifyRecordsResultBlock` then succeeds, and
+/// only the legacy `modifyRecordsCompletionBlock` gets a `partialFailure` holding each error.
 open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
     /// Which fields a save sends, and whether it checks the server's record is unchanged.
     public enum RecordSavePolicy: Int, Sendable, Hashable {
@@ -57,6 +58,8 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
             )
             var failures: [AnyHashable: any Error] = [:]
             var saved: [CKRecord] = []
+            // The legacy per-record block only when the modern one is not set, as Apple's.
+            let legacyPerRecord = perRecordSaveBlock == nil ? legacyPerRecord : nil
             for record in saves {
                 let result = saveResults[record.recordID] ?? .failure(CKError(.internalError, "no answer for \(record.recordID.recordName)"))
                 perRecordProgressBlock?(record, 1)
@@ -82,7 +85,7 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
             let error = CKError.partialFailure(failures, of: saves.count + deletes.count)
             complete(saved: saved, deleted: deleted, error: error)
         } catch {
-            complete(saved: nil, deleted: nil, error: error)
+            complete(saved: nil, deleted: nil, error: Self.ckError(error))
         }
     }
 
@@ -90,8 +93,8 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
         complete(saved: nil, deleted: nil, error: error)
     }
 
-    private func complete(saved: [CKRecord]?, deleted: [CKRecord.ID]?, error: (any Error)?) {
-        modifyRecordsResultBlock?(error.map { .failure($0) } ?? .success(()))
+    private func complete(saved: [CKRecord]?, deleted: [CKRecord.ID]?, error: CKError?) {
+        modifyRecordsResultBlock?(Self.modernResult(error))
         legacyCompletion?(saved, deleted, error)
     }
 }

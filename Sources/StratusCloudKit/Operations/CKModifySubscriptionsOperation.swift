@@ -2,7 +2,7 @@ import Foundation
 
 /// Saves and deletes subscriptions in one request (``CKDatabase/modifySubscriptions(saving:deleting:)``;
 /// a save replaces a subscription with the same ID), reporting each subscription, then the
-/// whole: a failure of any item makes the result a `partialFailure` keyed by subscription ID.
+/// whole: a failure of any item makes the legacy completion block's error a `partialFailure` keyed by subscription ID.
 open class CKModifySubscriptionsOperation: CKDatabaseOperation, @unchecked Sendable {
     /// The subscriptions to save.
     open var subscriptionsToSave: [CKSubscription]?
@@ -13,7 +13,8 @@ open class CKModifySubscriptionsOperation: CKDatabaseOperation, @unchecked Senda
     open var perSubscriptionSaveBlock: ((CKSubscription.ID, Result<CKSubscription, any Error>) -> Void)?
     /// Called once for each subscription to delete: success, or why it was not deleted.
     open var perSubscriptionDeleteBlock: ((CKSubscription.ID, Result<Void, any Error>) -> Void)?
-    /// Called last: success, or the operation's error (`partialFailure` when some items failed).
+    /// Called last: success (items that failed were reported one by one), or the operation's error;
+    /// only the legacy completion block gets a `partialFailure`.
     open var modifySubscriptionsResultBlock: ((Result<Void, any Error>) -> Void)?
     /// Called last with the saved subscriptions, the deleted IDs and the operation's error.
     @available(*, deprecated, message: "Use modifySubscriptionsResultBlock")
@@ -78,7 +79,7 @@ open class CKModifySubscriptionsOperation: CKDatabaseOperation, @unchecked Senda
     }
 
     private func complete(saved: [CKSubscription]?, deleted: [CKSubscription.ID]?, error: CKError?) {
-        modifySubscriptionsResultBlock?(error.map { .failure($0) } ?? .success(()))
+        modifySubscriptionsResultBlock?(Self.modernResult(error))
         legacyCompletion?(saved, deleted, error)
     }
 }

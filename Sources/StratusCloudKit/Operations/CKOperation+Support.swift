@@ -20,6 +20,15 @@ extension CKOperation {
         error as? CKError ?? CKError(.internalError, "\(error)")
     }
 
+    /// What a modern result block (`modifyRecordsResultBlock`, `fetchRecordsResultBlock`, …)
+    /// answers for an operation whose whole error is `error`: items that failed were reported
+    /// through the per-item blocks, so a `partialFailure` is a success here, as on Apple's service
+    /// (only the legacy completion blocks report it).
+    static func modernResult(_ error: CKError?) -> Result<Void, any Error> {
+        guard let error, error.code != .partialFailure else { return .success(()) }
+        return .failure(error)
+    }
+
     /// The items of `items` in order, each once (an item asked for twice is answered once).
     static func unique<Item: Hashable>(_ items: [Item]) -> [Item] {
         var seen: Set<Item> = []

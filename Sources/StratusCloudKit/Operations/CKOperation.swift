@@ -21,10 +21,16 @@ open class CKOperation: Operation, @unchecked Sendable {
     open var configuration: Configuration! = Configuration()
     /// An identifier unique to this operation.
     public let operationID = UUID().uuidString
+    /// The group the operation belongs to (an app's label for work done together).
+    open var group: CKOperationGroup? {
+        get { state.withLock { storedGroup } }
+        set { state.withLock { storedGroup = newValue } }
+    }
 
     private let state = NSLock()
     private var work: Task<Void, Never>?
     private var cancellationReported = false
+    private var storedGroup: CKOperationGroup?
 
     public override init() {
         super.init()

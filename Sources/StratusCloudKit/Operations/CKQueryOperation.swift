@@ -55,6 +55,8 @@ open class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
             } else {
                 throw CKError(.invalidArguments, "a query operation needs a query or a cursor")
             }
+            // The legacy per-record block only when the modern one is not set, as Apple's.
+            let legacyFetched = recordMatchedBlock == nil ? legacyFetched : nil
             for (id, result) in page.matchResults {
                 if Task.isCancelled { throw CKError(.operationCancelled, "the operation was cancelled") }
                 recordMatchedBlock?(id, result)
@@ -87,19 +89,34 @@ public final class CKQueryCursor: NSObject, NSSecureCoding, @unchecked Sendable 
 
     public static var supportsSecureCoding: Bool { true }
 
-    public func encode(with coder: NSCoder) {
-        if let data = try? JSONEncoder().encode(query) { coder.encode(data as NSData, forKey: "query") }
-        if let zoneID { coder.encode(zoneID, forKey: "zoneID") }
-        coder.encode(marker as NSString, forKey: "marker")
+    /// What `CursorData` holds in archives written here: the query and the server's marker.
+    private struct CursorData: Codable {
+        var query: Query
+        var marker: String
     }
 
+    /// Archived under Apple's keys (`CursorData`, `ZoneID`).
+    public func encode(with coder: NSCoder) {
+        if let data = try? JSONEncoder().encode(CursorData(query: query, marker: marker)) { coder.encode(data as NSData, forKey: "CursorData") }
+        if let zoneID { coder.encode(zoneID, forKey: "ZoneID") }
+    }
+
+    /// A cursor from an archive. One Apple's service issued holds its own private data: the
+    /// cursor decodes, and continuing from it fails `invalidArguments`, as a cursor of another
+    /// server would (run the query again).
     public init?(coder: NSCoder) {
-        guard let data = coder.decodeObject(of: NSData.self, forKey: "query") as Data?,
-            let query = try? JSONDecoder().decode(Query.self, from: data),
-            let marker = coder.decodeObject(of: NSString.self, forKey: "marker")
-        else { return nil }
-        self.query = query
-        self.zoneID = coder.containsValue(forKey: "zoneID") ? coder.decodeObject(of: CKRecordZone.ID.self, forKey: "zoneID") : nil
-        self.marker = marker as String
+        zoneID = coder.object(CKRecordZone.ID.self, "ZoneID", "zoneID")
+        if let data = coder.data("CursorData") {
+            let cursor = try? JSONDecoder().decode(CursorData.self, from: data)
+            query = cursor?.query ?? Query(recordType: "")
+            marker = cursor?.marker ?? data.base64EncodedString()
+        } else if let data = coder.data("query"),
+            let query = try? JSONDecoder().decode(Query.self, from: data), let marker = coder.string("marker")
+        {
+            self.query = query
+            self.marker = marker
+        } else {
+            return nil
+        }
     }
 }

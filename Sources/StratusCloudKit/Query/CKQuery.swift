@@ -31,18 +31,47 @@ public final class CKQuery: NSObject, NSSecureCoding, @unchecked Sendable {
         return (query, parsed.matchesNothing)
     }
 
+    public override var description: String { "<CKQuery: \(recordType), \(sortDescriptors?.count ?? 0) sort descriptors>" }
+
+    // MARK: - Coding
+
     public static var supportsSecureCoding: Bool { true }
 
+    /// Archives the record type, the predicate as the filters CloudKit runs (Linux's
+    /// NSPredicate keeps no format to archive) and the sort descriptors' keys and directions.
     public func encode(with coder: NSCoder) {
-        coder.encode(recordType as NSString, forKey: "recordType")
+        coder.encode(recordType as NSString, forKey: "RecordType")
+        if let parsed = try? PredicateRegistry.resolve(predicate).get() {
+            if let data = try? JSONEncoder().encode(parsed.filters) { coder.encode(data as NSData, forKey: "Filters") }
+            coder.encode(parsed.matchesNothing, forKey: "MatchesNothing")
+        }
+        let sorts = (sortDescriptors ?? []).compactMap { descriptor in descriptor.key.map { ($0, descriptor.ascending) } }
+        coder.encode(sorts.map { $0.0 as NSString } as NSArray, forKey: "SortKeys")
+        coder.encode(sorts.map { NSNumber(value: $0.1) } as NSArray, forKey: "SortAscending")
     }
 
-    /// Queries are not restored from archives here (their predicate is not archivable on Linux).
-    public init?(coder: NSCoder) { nil }
+    /// A query from an archive of ``encode(with:)``: it runs as the archived one did.
+    public init?(coder: NSCoder) {
+        guard let type = coder.string("RecordType") else { return nil }
+        recordType = type
+        if coder.decodeBool(forKey: "MatchesNothing") {
+            predicate = NSPredicate(value: false)
+        } else {
+            let data = coder.data("Filters")
+            let filters = data.flatMap { try? JSONDecoder().decode([QueryFilter].self, from: $0) } ?? []
+            predicate = PredicateRegistry.predicate(for: filters)
+        }
+        let keys = coder.object(ofClasses: [NSArray.self, NSString.self], "SortKeys") as? [String] ?? []
+        let ascending = coder.object(ofClasses: [NSArray.self, NSNumber.self], "SortAscending") as? [NSNumber] ?? []
+        if !keys.isEmpty {
+            sortDescriptors = zip(keys, ascending).map { NSSortDescriptor(key: $0, ascending: $1.boolValue) }
+        }
+    }
 }
 
 extension CKDatabase {
-    /// One page of a query's results, and the cursor of the next while more match.
+    /// One page of a query's results, and the cursor of the next while more match. Without a
+    /// zone the query searches every zone of the database.
     public func records(
         matching query: CKQuery, inZoneWith zoneID: CKRecordZone.ID? = nil, desiredKeys: [CKRecord.FieldKey]? = nil,
         resultsLimit: Int = CKQueryOperation.maximumResults
@@ -64,9 +93,12 @@ extension CKDatabase {
         _ query: Query, zoneID: CKRecordZone.ID?, desiredKeys: [String]?, resultsLimit: Int, marker: String?
     ) async throws -> (matchResults: [(CKRecord.ID, Result<CKRecord, any Error>)], queryCursor: CKQueryOperation.Cursor?) {
         let limit = resultsLimit > 0 && resultsLimit != CKQueryOperation.maximumResults ? resultsLimit : nil
-        let request = QueryRecordsRequest(
+        var request = QueryRecordsRequest(
             query: query, zoneID: zoneID?.wire, resultsLimit: limit, continuationMarker: marker, desiredKeys: desiredKeys
         )
+        // A query that names no zone searches every zone of the database, as on Apple's service
+        // (the shared database has no such query: there it is the default zone's, and refused).
+        if zoneID == nil, databaseScope != .shared { request.zoneWide = true }
         let response = try await post("records/query", request, as: QueryRecordsResponse.self)
         let zone = zoneID ?? .default
         var results: [(CKRecord.ID, Result<CKRecord, any Error>)] = []

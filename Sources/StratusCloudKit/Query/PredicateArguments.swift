@@ -1,5 +1,5 @@
 import Foundation
-#if canImport(CoreLocation)
+#if canImport(Darwin)
 import CoreLocation
 #endif
 import StratusModel

@@ -38,6 +38,9 @@ enum PredicateLowering {
             try lower(inner, negated: !negated, into: &result)
         case .comparison(let comparison):
             result.filters += try filters(for: comparison, negated: negated)
+        case .filters(let filters):
+            guard !negated || filters.isEmpty else { throw PredicateError("CloudKit can't negate a restored query's filters") }
+            result.filters += filters
         }
     }
 

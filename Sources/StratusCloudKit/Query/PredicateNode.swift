@@ -14,6 +14,9 @@ indirect enum PredicateNode: Sendable, Hashable {
     case and([PredicateNode])
     /// `NOT` / `!` of one predicate.
     case not(PredicateNode)
+    /// Wire filters already lowered: the predicate of a query restored from an archive or of a
+    /// subscription the server sent back.
+    case filters([QueryFilter])
 }
 
 /// One comparison: `[modifier] left operator[options] right`.

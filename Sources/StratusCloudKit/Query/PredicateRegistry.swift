@@ -41,6 +41,20 @@ enum PredicateRegistry {
         }
     }
 
+    /// A predicate standing for wire filters (a restored query's, a fetched subscription's): CKQuery
+    /// sends the same filters again. `NSPredicate(value: true)` when there are none.
+    static func predicate(for filters: [QueryFilter]) -> NSPredicate {
+        guard !filters.isEmpty else { return NSPredicate(value: true) }
+        let predicate = NSPredicate(block: { _, _ in false })
+        register(predicate, .success(.filters(filters)))
+        return predicate
+    }
+
+    /// The wire filters `predicate` stands for, when CloudKit accepts it (for archiving a query).
+    static func filters(of predicate: NSPredicate) -> [QueryFilter]? {
+        try? resolve(predicate).get().filters
+    }
+
     /// What `predicate`'s format parsed to; `nil` when it wasn't made by `NSPredicate(format:)` here.
     static func node(of predicate: NSPredicate) -> Result<PredicateNode, PredicateError>? {
         let id = ObjectIdentifier(predicate)

@@ -29,6 +29,9 @@ enum SystemKeys {
         "share": "___share",
     ]
 
+    /// The wire's system field names (what `CKRecord.SystemFieldKey` spells).
+    static let systemNames = Set(systemFieldNames.values)
+
     /// CKRecord properties that no query can name.
     static let unqueryableKeys: Set<String> = ["recordType", "recordChangeTag"]
 
@@ -36,6 +39,8 @@ enum SystemKeys {
     /// - Throws: ``PredicateError`` for a key path, an unqueryable metadata key or a malformed key.
     static func target(for key: String) throws(PredicateError) -> Target {
         if let system = systemFieldNames[key] { return .system(system) }
+        // `CKRecord.SystemFieldKey`'s values are the wire names themselves.
+        if systemNames.contains(key) { return .system(key) }
         if unqueryableKeys.contains(key) {
             throw PredicateError("CloudKit can't query or sort by '\(key)'")
         }

@@ -81,26 +81,20 @@ public class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSett
     // MARK: - Fields
 
     public subscript(key: FieldKey) -> (any CKRecordValue)? {
-        get { lock.withLock { values[key] } }
-        set {
-            // Numbers are kept as NSNumber, as Apple's records keep them: `as? Int`, `as? Double` both read them.
-            let normalized = newValue.map(RecordValues.normalized)
-            lock.withLock {
-                values[key] = normalized
-                changed.insert(key)
-            }
+        get { object(forKey: key) }
+        set { setObject(newValue, forKey: key) }
+    }
+
+    public func object(forKey key: FieldKey) -> (any CKRecordValue)? { lock.withLock { values[key] } }
+
+    public func setObject(_ object: (any CKRecordValue)?, forKey key: FieldKey) {
+        // Numbers are kept as NSNumber, as Apple's records keep them: `as? Int`, `as? Double` both read them.
+        let normalized = object.map(RecordValues.normalized)
+        lock.withLock {
+            values[key] = normalized
+            changed.insert(key)
         }
     }
-
-    /// A field's value as `T` (`let title: String? = record["title"]`).
-    public subscript<T: CKRecordValueProtocol>(key: FieldKey) -> T? {
-        get { self[key] as? T }
-        set { self[key] = newValue }
-    }
-
-    public func object(forKey key: FieldKey) -> (any CKRecordValue)? { self[key] }
-
-    public func setObject(_ object: (any CKRecordValue)?, forKey key: FieldKey) { self[key] = object }
 
     /// The keys of every field with a value.
     public func allKeys() -> [FieldKey] { lock.withLock { values.keys.sorted() } }
@@ -108,8 +102,8 @@ public class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSett
     /// The keys set since the record came from the server (or was made).
     public func changedKeys() -> [FieldKey] { lock.withLock { changed.sorted() } }
 
-    /// Values the app wants encrypted (kept as ordinary fields here).
-    public var encryptedValues: any CKRecordKeyValueSetting { self }
+    /// Values the app wants encrypted (kept as ordinary fields here, under the same keys).
+    public var encryptedValues: any CKRecordKeyValueSetting & Sendable { self }
 
     public func setParent(_ parentRecord: CKRecord?) {
         parent = parentRecord.map { Reference(record: $0, action: .none) }
@@ -242,65 +236,52 @@ public class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSett
         }
     }
 
-    // MARK: - Coding
+    // MARK: - Coding (Records/CKRecord+Coding.swift)
 
     public class var supportsSecureCoding: Bool { true }
 
-    /// Archives the system fields only (ID, type, change tag, dates, users, parent, share): what a
-    /// CKSyncEngine app stores to save a record later without a conflict.
+    /// Archives the system fields only (ID, type, change tag, dates, users, parent, share) under
+    /// Apple's keys: what a CKSyncEngine app stores to save a record later without a conflict.
     public func encodeSystemFields(with coder: NSCoder) {
-        coder.encode(recordType as NSString, forKey: "recordType")
-        coder.encode(recordID, forKey: "recordID")
-        if let recordChangeTag { coder.encode(recordChangeTag as NSString, forKey: "recordChangeTag") }
-        if let creationDate { coder.encode(creationDate.timeIntervalSince1970, forKey: "creationDate") }
-        if let modificationDate { coder.encode(modificationDate.timeIntervalSince1970, forKey: "modificationDate") }
-        if let creatorUserRecordID { coder.encode(creatorUserRecordID, forKey: "creatorUserRecordID") }
-        if let lastModifiedUserRecordID { coder.encode(lastModifiedUserRecordID, forKey: "lastModifiedUserRecordID") }
-        if let share { coder.encode(share, forKey: "share") }
-        if let shortGUID { coder.encode(shortGUID as NSString, forKey: "shortGUID") }
-        if let parent = lock.withLock({ storedParent }) { coder.encode(parent, forKey: "parent") }
+        writeSystemFields(to: coder)
     }
 
-    /// Archives the system fields and every value, and which are edits not saved yet.
+    /// Archives the system fields and every value (an asset not yet uploaded with its file),
+    /// and which are edits not saved yet, under Apple's keys.
     public func encode(with coder: NSCoder) {
         encodeSystemFields(with: coder)
-        let (fields, _) = wireFields(all: true)
-        if let data = try? JSONEncoder().encode(fields) { coder.encode(data as NSData, forKey: "fields") }
-        let (edited, parentEdited) = lock.withLock { (changed.sorted(), parentChanged) }
-        coder.encode(edited.map { $0 as NSString } as NSArray, forKey: "changedKeys")
-        coder.encode(parentEdited, forKey: "parentChanged")
+        writeValues(to: coder)
     }
 
-    /// A record from an archive of ``encodeSystemFields(with:)`` (no values) or ``encode(with:)``.
+    /// A record from an archive of ``encodeSystemFields(with:)`` (no values) or ``encode(with:)``
+    /// — written here or by Apple's framework (its keys), or by Stratus before it wrote Apple's.
     public required init?(coder: NSCoder) {
-        guard let type = coder.decodeObject(of: NSString.self, forKey: "recordType"),
-            let recordID = coder.decodeObject(of: ID.self, forKey: "recordID")
-        else { return nil }
-        self.recordType = type as String
+        guard let type = coder.string("RecordType", "recordType"), let recordID = coder.object(ID.self, "RecordID", "recordID") else { return nil }
+        self.recordType = type
         self.recordID = recordID
         super.init()
-        func has(_ key: String) -> Bool { coder.containsValue(forKey: key) }
-        recordChangeTag = has("recordChangeTag") ? coder.decodeObject(of: NSString.self, forKey: "recordChangeTag") as String? : nil
-        creationDate = has("creationDate") ? Date(timeIntervalSince1970: coder.decodeDouble(forKey: "creationDate")) : nil
-        modificationDate = has("modificationDate") ? Date(timeIntervalSince1970: coder.decodeDouble(forKey: "modificationDate")) : nil
-        creatorUserRecordID = has("creatorUserRecordID") ? coder.decodeObject(of: ID.self, forKey: "creatorUserRecordID") : nil
-        lastModifiedUserRecordID = has("lastModifiedUserRecordID") ? coder.decodeObject(of: ID.self, forKey: "lastModifiedUserRecordID") : nil
-        share = has("share") ? coder.decodeObject(of: Reference.self, forKey: "share") : nil
-        shortGUID = has("shortGUID") ? coder.decodeObject(of: NSString.self, forKey: "shortGUID") as String? : nil
-        storedParent = has("parent") ? coder.decodeObject(of: Reference.self, forKey: "parent") : nil
-        if has("fields"), let data = coder.decodeObject(of: NSData.self, forKey: "fields") as Data?,
-            let fields = try? JSONDecoder().decode([String: Field].self, from: data)
-        {
-            for (key, field) in fields {
-                if let value = RecordValues.value(of: field, in: recordID.zoneID) { values[key] = value }
-            }
-            if recordChangeTag != nil { serverValues = values }
+        readSystemFields(from: coder)
+        readValues(from: coder)
+    }
+
+    // What the coding extension reads and writes, under the lock.
+
+    var archivedState: (values: [FieldKey: any CKRecordValue], server: [FieldKey: any CKRecordValue], changed: Set<FieldKey>, parent: Reference?, parentChanged: Bool) {
+        lock.withLock { (values, serverValues, changed, storedParent, parentChanged) }
+    }
+
+    func restoreArchived(values: [FieldKey: any CKRecordValue], server: [FieldKey: any CKRecordValue], changed: Set<FieldKey>) {
+        lock.withLock {
+            self.values = values
+            self.serverValues = server
+            self.changed = changed
         }
-        // Edits that were not saved when the record was archived stay edits.
-        if has("changedKeys"), let edited = coder.decodeObject(of: [NSArray.self, NSString.self], forKey: "changedKeys") as? [String] {
-            changed = Set(edited)
-            for key in edited { serverValues[key] = nil }
+    }
+
+    func restoreArchived(parent: Reference?, changed: Bool) {
+        lock.withLock {
+            storedParent = parent
+            parentChanged = changed
         }
-        parentChanged = has("parentChanged") && coder.decodeBool(forKey: "parentChanged")
     }
 }

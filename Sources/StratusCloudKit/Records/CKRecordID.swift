@@ -32,16 +32,16 @@ public final class CKRecordID: NSObject, NSSecureCoding, NSCopying, @unchecked S
 
     public static var supportsSecureCoding: Bool { true }
 
+    /// Archived under Apple's keys (`RecordName`, `ZoneID`).
     public func encode(with coder: NSCoder) {
-        coder.encode(recordName as NSString, forKey: "recordName")
-        coder.encode(zoneID, forKey: "zoneID")
+        coder.encode(recordName as NSString, forKey: "RecordName")
+        coder.encode(zoneID, forKey: "ZoneID")
     }
 
     public init?(coder: NSCoder) {
-        guard let name = coder.decodeObject(of: NSString.self, forKey: "recordName"),
-            let zoneID = coder.decodeObject(of: CKRecordZone.ID.self, forKey: "zoneID")
+        guard let name = coder.string("RecordName", "recordName"), let zoneID = coder.object(CKRecordZone.ID.self, "ZoneID", "zoneID")
         else { return nil }
-        self.recordName = name as String
+        self.recordName = name
         self.zoneID = zoneID
     }
 

@@ -48,14 +48,15 @@ public final class CKReference: NSObject, NSSecureCoding, NSCopying, CKRecordVal
 
     public static var supportsSecureCoding: Bool { true }
 
+    /// Archived under Apple's keys (`recordID`, `referenceAction`).
     public func encode(with coder: NSCoder) {
         coder.encode(recordID, forKey: "recordID")
-        coder.encode(Int64(action.rawValue), forKey: "action")
+        coder.encode(Int64(action.rawValue), forKey: "referenceAction")
     }
 
     public init?(coder: NSCoder) {
-        guard let recordID = coder.decodeObject(of: CKRecord.ID.self, forKey: "recordID") else { return nil }
+        guard let recordID = coder.object(CKRecord.ID.self, "recordID") else { return nil }
         self.recordID = recordID
-        self.action = CKRecord.ReferenceAction(rawValue: UInt(clamping: coder.decodeInt64(forKey: "action"))) ?? .none
+        self.action = CKRecord.ReferenceAction(rawValue: UInt(clamping: coder.int("referenceAction", "action") ?? 0)) ?? .none
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-#if canImport(CoreLocation)
+#if canImport(Darwin)
 import CoreLocation
 #endif
 import StratusModel
@@ -18,7 +18,9 @@ enum RecordValues {
                 items.append(item.value)
             }
             let elementType = items.first.map { Field($0).type } ?? .string
-            return Field(.list(items), type: elementType.listType ?? .stringList)
+            var field = Field(.list(items), type: elementType.listType ?? .stringList)
+            if elementType == .timestamp { field.exactDates = list.compactMap { ($0 as? Date)?.timeIntervalSinceReferenceDate } }
+            return field
         }
         return scalar(from: value)
     }
@@ -51,7 +53,11 @@ enum RecordValues {
         case let number as UInt8: return .int64(Int64(number))
         case let number as Double: return .double(number)
         case let number as Float: return .double(Double(number))
-        case let date as Date: return .timestamp(milliseconds: milliseconds(date))
+        case let date as Date:
+            // CKWS's milliseconds, and the date to the last bit for clients that ask for it.
+            var field = Field.timestamp(milliseconds: milliseconds(date))
+            field.exactDates = [date.timeIntervalSinceReferenceDate]
+            return field
         case let data as Data: return .bytes(data)
         case let reference as CKRecord.Reference: return Field(.reference(reference.wire), type: .reference)
         case let record as CKRecord: return Field(.reference(CKRecord.Reference(record: record, action: .none).wire), type: .reference)
@@ -66,8 +72,17 @@ enum RecordValues {
 
     /// The app's value for a wire field (numbers as `NSNumber`, lists as typed Swift arrays).
     static func value(of field: Field, in zoneID: CKRecordZone.ID, assets: [String: URL] = [:]) -> (any CKRecordValue)? {
-        guard case .list(let items) = field.value else { return scalar(field.value, type: field.type, zoneID: zoneID, assets: assets) }
+        guard case .list(let items) = field.value else {
+            if case .timestamp(let ms) = field.value, let exact = field.exactDates?.first { return date(ms, exact: exact) }
+            return scalar(field.value, type: field.type, zoneID: zoneID, assets: assets)
+        }
         let element = field.type.elementType ?? .string
+        if element == .timestamp, let exact = field.exactDates, exact.count == items.count {
+            return zip(items, exact).compactMap { item, exact -> Date? in
+                guard case .timestamp(let ms) = item else { return nil }
+                return date(ms, exact: exact)
+            }
+        }
         let values = items.compactMap { scalar($0, type: element, zoneID: zoneID, assets: assets) }
         switch element {
         case .string: return values.compactMap { $0 as? String }
@@ -129,7 +144,22 @@ enum RecordValues {
         }
     }
 
+    /// Fields as an archived record keeps them: as the wire carries them, dates to the last bit.
+    static let archiveEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.userInfo[.wireExtensions] = WireExtensions.exactDates
+        return encoder
+    }()
+
     static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+
+    /// The date a timestamp field holds: its exact value where that rounds to the field's
+    /// milliseconds (a CKWS client that rewrote the field left a stale one: then the milliseconds).
+    static func date(_ milliseconds: Int64, exact: Double) -> Date {
+        let precise = Date(timeIntervalSinceReferenceDate: exact)
+        guard Self.milliseconds(precise) == milliseconds else { return Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+        return precise
+    }
 
     static func wire(_ location: CLLocation) -> Location {
         var wire = Location(latitude: location.coordinate.latitude, longitude: location.coordinate.longitude)

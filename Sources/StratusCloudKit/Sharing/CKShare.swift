@@ -112,6 +112,11 @@ public final class CKShare: CKRecord, @unchecked Sendable {
         return false
     }
 
+    /// Whether two participant objects stand for the same participant of the share.
+    static func sameParticipant(_ a: Participant, _ b: Participant) -> Bool {
+        a.participantID == b.participantID || samePerson(a, b)
+    }
+
     /// Removes a participant; saving the share takes their access away.
     public func removeParticipant(_ participant: Participant) {
         lock.withLock {
@@ -122,8 +127,10 @@ public final class CKShare: CKRecord, @unchecked Sendable {
 
     // MARK: - The wire
 
+    /// A share is always saved as `.ifServerRecordUnchanged`, whatever the operation's policy
+    /// (Apple's rule: participants are never overwritten blindly).
     override func wireOperation(policy: CKModifyRecordsOperation.RecordSavePolicy) -> RecordOperation {
-        var operation = super.wireOperation(policy: policy)
+        var operation = super.wireOperation(policy: .ifServerRecordUnchanged)
         let current = lock.withLock { sharing }
         if recordChangeTag == nil, let root = current.rootRecordName { operation.record.forRecord = RecordPointer(recordName: root) }
         if current.changed || recordChangeTag == nil {
@@ -144,6 +151,10 @@ public final class CKShare: CKRecord, @unchecked Sendable {
         if !list.contains(where: { $0.role == .owner }) { list.insert(received.owner, at: 0) }
         received.participants = list
         received.currentUserParticipant = record.currentUserParticipant.map(Participant.init(wire:))
+        if let me = received.currentUserParticipant {
+            me.isCurrentUser = true
+            for participant in list where Self.sameParticipant(participant, me) { participant.isCurrentUser = true }
+        }
         received.changed = false
         lock.withLock { sharing = received }
     }
@@ -157,20 +168,35 @@ public final class CKShare: CKRecord, @unchecked Sendable {
 
     // MARK: - Coding
 
+    /// A share from an archive — its system fields carry who takes part, as Apple's do.
     public required init?(coder: NSCoder) {
         self.sharing = Sharing(owner: Self.ownerPlaceholder(), rootRecordName: nil)
         super.init(coder: coder)
-        if coder.containsValue(forKey: "url"), let text = coder.decodeObject(of: NSString.self, forKey: "url") { url = URL(string: text as String) }
-        let permission = ParticipantPermission(rawValue: Int(coder.decodeInt64(forKey: "publicPermission"))) ?? .none
-        lock.withLock {
-            sharing.publicPermission = permission
-            sharing.changed = false
-        }
+        var restored = Sharing(owner: Self.ownerPlaceholder(), rootRecordName: nil)
+        if let text = coder.string("StratusURL", "url") { restored.url = URL(string: text) } else if let url = coder.object(NSURL.self, "URL") { restored.url = url as URL }
+        restored.publicPermission = ParticipantPermission(rawValue: coder.int("PublicPermission", "publicPermission") ?? 1) ?? .none
+        restored.rootRecordName = coder.object(CKRecord.ID.self, "RootRecordID")?.recordName
+        let participants = coder.object(ofClasses: [NSArray.self, NSMutableArray.self, Participant.self], "Participants") as? [Participant] ?? []
+        if let owner = participants.first(where: { $0.role == .owner }) { restored.owner = owner }
+        restored.participants = participants.isEmpty ? [restored.owner] : participants.filter { $0.acceptanceStatus != .removed }
+        restored.currentUserParticipant = participants.first(where: \.isCurrentUser)
+        restored.changed = false
+        lock.withLock { sharing = restored }
     }
 
+    /// The record's system fields and the share's: its URL, public permission, root record and
+    /// every participant (the reader's own marked `IsCurrentUser`), under Apple's keys.
     public override func encodeSystemFields(with coder: NSCoder) {
         super.encodeSystemFields(with: coder)
-        if let url { coder.encode(url.absoluteString as NSString, forKey: "url") }
-        coder.encode(Int64(publicPermission.rawValue), forKey: "publicPermission")
+        let current = lock.withLock { sharing }
+        if let url = current.url {
+            coder.encode(url as NSURL, forKey: "URL")
+            coder.encode(url.absoluteString as NSString, forKey: "StratusURL")
+        }
+        coder.encode(Int64(current.publicPermission.rawValue), forKey: "PublicPermission")
+        if let root = current.rootRecordName { coder.encode(CKRecord.ID(recordName: root, zoneID: recordID.zoneID), forKey: "RootRecordID") }
+        var participants = current.participants
+        if let me = current.currentUserParticipant, !participants.contains(where: { Self.sameParticipant($0, me) }) { participants.append(me) }
+        coder.encode(NSMutableArray(array: participants), forKey: "Participants")
     }
 }

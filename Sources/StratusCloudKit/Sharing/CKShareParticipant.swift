@@ -88,6 +88,8 @@ public final class CKShareParticipant: NSObject, NSSecureCoding, @unchecked Send
     public var permission: CKShare.ParticipantPermission
     public internal(set) var acceptanceStatus: CKShare.ParticipantAcceptanceStatus
     public let participantID: String
+    /// Whether this participant is the account reading the share (Apple's `IsCurrentUser`).
+    var isCurrentUser = false
 
     init(userIdentity: CKUserIdentity, role: CKShare.ParticipantRole, permission: CKShare.ParticipantPermission, acceptanceStatus: CKShare.ParticipantAcceptanceStatus, participantID: String?) {
         self.userIdentity = userIdentity
@@ -121,22 +123,26 @@ public final class CKShareParticipant: NSObject, NSSecureCoding, @unchecked Send
 
     public static var supportsSecureCoding: Bool { true }
 
+    /// Archived under Apple's keys (`ParticipantID`, `UserIdentity`, `Type` — the role —,
+    /// `AcceptanceStatus`, `Permission`, `IsCurrentUser`).
     public func encode(with coder: NSCoder) {
-        coder.encode(userIdentity, forKey: "userIdentity")
-        coder.encode(Int64(role.rawValue), forKey: "role")
-        coder.encode(Int64(permission.rawValue), forKey: "permission")
-        coder.encode(Int64(acceptanceStatus.rawValue), forKey: "acceptanceStatus")
-        coder.encode(participantID as NSString, forKey: "participantID")
+        coder.encode(participantID as NSString, forKey: "ParticipantID")
+        coder.encode(userIdentity, forKey: "UserIdentity")
+        coder.encode(Int64(role.rawValue), forKey: "Type")
+        coder.encode(Int64(acceptanceStatus.rawValue), forKey: "AcceptanceStatus")
+        coder.encode(Int64(permission.rawValue), forKey: "Permission")
+        coder.encode(isCurrentUser, forKey: "IsCurrentUser")
     }
 
     public init?(coder: NSCoder) {
-        guard let identity = coder.decodeObject(of: CKUserIdentity.self, forKey: "userIdentity"),
-            let id = coder.decodeObject(of: NSString.self, forKey: "participantID")
+        guard let identity = coder.object(CKUserIdentity.self, "UserIdentity", "userIdentity"),
+            let id = coder.string("ParticipantID", "participantID")
         else { return nil }
         userIdentity = identity
-        role = CKShare.ParticipantRole(rawValue: Int(coder.decodeInt64(forKey: "role"))) ?? .unknown
-        permission = CKShare.ParticipantPermission(rawValue: Int(coder.decodeInt64(forKey: "permission"))) ?? .unknown
-        acceptanceStatus = CKShare.ParticipantAcceptanceStatus(rawValue: Int(coder.decodeInt64(forKey: "acceptanceStatus"))) ?? .unknown
-        participantID = id as String
+        role = CKShare.ParticipantRole(rawValue: coder.int("Type", "role") ?? 0) ?? .unknown
+        permission = CKShare.ParticipantPermission(rawValue: coder.int("Permission", "permission") ?? 0) ?? .unknown
+        acceptanceStatus = CKShare.ParticipantAcceptanceStatus(rawValue: coder.int("AcceptanceStatus", "acceptanceStatus") ?? 0) ?? .unknown
+        participantID = id
+        isCurrentUser = coder.containsValue(forKey: "IsCurrentUser") && coder.decodeBool(forKey: "IsCurrentUser")
     }
 }

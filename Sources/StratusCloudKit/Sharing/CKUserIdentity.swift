@@ -48,16 +48,19 @@ public final class CKUserIdentity: NSObject, NSSecureCoding, @unchecked Sendable
 
     public static var supportsSecureCoding: Bool { true }
 
+    /// Archived under Apple's keys (`UserRecordID`, `LookupInfo`, `NameComponents`, `HasICloudAccount`).
     public func encode(with coder: NSCoder) {
-        if let userRecordID { coder.encode(userRecordID, forKey: "userRecordID") }
-        if let lookupInfo { coder.encode(lookupInfo, forKey: "lookupInfo") }
+        if let userRecordID { coder.encode(userRecordID, forKey: "UserRecordID") }
+        if let lookupInfo { coder.encode(lookupInfo, forKey: "LookupInfo") }
+        if let nameComponents { coder.encode(ArchivedNameComponents(nameComponents), forKey: "NameComponents") }
+        coder.encode(hasiCloudAccount, forKey: "HasICloudAccount")
     }
 
     public init?(coder: NSCoder) {
-        userRecordID = coder.containsValue(forKey: "userRecordID") ? coder.decodeObject(of: CKRecord.ID.self, forKey: "userRecordID") : nil
-        lookupInfo = coder.containsValue(forKey: "lookupInfo") ? coder.decodeObject(of: LookupInfo.self, forKey: "lookupInfo") : nil
-        nameComponents = nil
-        hasiCloudAccount = userRecordID != nil
+        userRecordID = coder.object(CKRecord.ID.self, "UserRecordID", "userRecordID")
+        lookupInfo = coder.object(LookupInfo.self, "LookupInfo", "lookupInfo")
+        nameComponents = ArchivedNameComponents.decode(from: coder, forKey: "NameComponents")
+        hasiCloudAccount = coder.containsValue(forKey: "HasICloudAccount") ? coder.decodeBool(forKey: "HasICloudAccount") : userRecordID != nil
     }
 }
 
@@ -97,15 +100,16 @@ public final class CKUserIdentityLookupInfo: NSObject, NSSecureCoding, @unchecke
 
     public static var supportsSecureCoding: Bool { true }
 
+    /// Archived under Apple's keys (`EmailAddress`, `PhoneNumber`, `RecordID`).
     public func encode(with coder: NSCoder) {
-        if let emailAddress { coder.encode(emailAddress as NSString, forKey: "email") }
-        if let phoneNumber { coder.encode(phoneNumber as NSString, forKey: "phone") }
-        if let userRecordID { coder.encode(userRecordID, forKey: "userRecordID") }
+        if let emailAddress { coder.encode(emailAddress as NSString, forKey: "EmailAddress") }
+        if let phoneNumber { coder.encode(phoneNumber as NSString, forKey: "PhoneNumber") }
+        if let userRecordID { coder.encode(userRecordID, forKey: "RecordID") }
     }
 
     public init?(coder: NSCoder) {
-        emailAddress = coder.containsValue(forKey: "email") ? coder.decodeObject(of: NSString.self, forKey: "email") as String? : nil
-        phoneNumber = coder.containsValue(forKey: "phone") ? coder.decodeObject(of: NSString.self, forKey: "phone") as String? : nil
-        userRecordID = coder.containsValue(forKey: "userRecordID") ? coder.decodeObject(of: CKRecord.ID.self, forKey: "userRecordID") : nil
+        emailAddress = coder.string("EmailAddress", "email")
+        phoneNumber = coder.string("PhoneNumber", "phone")
+        userRecordID = coder.object(CKRecord.ID.self, "RecordID", "userRecordID")
     }
 }

@@ -3,7 +3,8 @@ import StratusModel
 
 /// A subscription: what the server notifies the account's devices of. Use a subclass —
 /// ``CKDatabaseSubscription``, ``CKRecordZoneSubscription`` or ``CKQuerySubscription``.
-open class CKSubscription: NSObject, NSSecureCoding, @unchecked Sendable {
+/// `@unchecked Sendable` as Apple declares it: its mutable properties are set before saving.
+open class CKSubscription: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
     public typealias ID = String
 
     /// What kind of subscription.
@@ -11,48 +12,6 @@ open class CKSubscription: NSObject, NSSecureCoding, @unchecked Sendable {
         case query = 1
         case recordZone = 2
         case database = 3
-    }
-
-    /// How a notification is presented (stored and echoed; Stratus delivers no alerts).
-    open class NotificationInfo: NSObject, @unchecked Sendable {
-        open var alertBody: String?
-        open var alertLocalizationKey: String?
-        open var alertLocalizationArgs: [String]?
-        open var alertActionLocalizationKey: String?
-        open var alertLaunchImage: String?
-        open var soundName: String?
-        open var shouldBadge = false
-        open var shouldSendContentAvailable = false
-        open var shouldSendMutableContent = false
-        open var desiredKeys: [CKRecord.FieldKey]?
-        open var category: String?
-        open var title: String?
-        open var subtitle: String?
-
-        public override init() {}
-
-        var wire: StratusModel.NotificationInfo {
-            var info = StratusModel.NotificationInfo(
-                alertBody: alertBody, soundName: soundName, shouldBadge: shouldBadge, shouldSendContentAvailable: shouldSendContentAvailable
-            )
-            info.alertLocalizationKey = alertLocalizationKey
-            info.alertLocalizationArgs = alertLocalizationArgs
-            info.alertActionLocalizationKey = alertActionLocalizationKey
-            info.alertLaunchImage = alertLaunchImage
-            return info
-        }
-
-        convenience init(wire: StratusModel.NotificationInfo) {
-            self.init()
-            alertBody = wire.alertBody
-            alertLocalizationKey = wire.alertLocalizationKey
-            alertLocalizationArgs = wire.alertLocalizationArgs
-            alertActionLocalizationKey = wire.alertActionLocalizationKey
-            alertLaunchImage = wire.alertLaunchImage
-            soundName = wire.soundName
-            shouldBadge = wire.shouldBadge ?? false
-            shouldSendContentAvailable = wire.shouldSendContentAvailable ?? false
-        }
     }
 
     public let subscriptionID: ID
@@ -76,9 +35,9 @@ open class CKSubscription: NSObject, NSSecureCoding, @unchecked Sendable {
         let subscription: CKSubscription
         switch wire.kind {
         case .zone?:
-            subscription = CKRecordZoneSubscription(
-                zoneID: CKRecordZone.ID.resolving(wire.zoneID, in: .default), subscriptionID: wire.subscriptionID
-            )
+            let zone = CKRecordZoneSubscription(zoneID: CKRecordZone.ID.resolving(wire.zoneID, in: .default), subscriptionID: wire.subscriptionID)
+            zone.recordType = wire.recordType
+            subscription = zone
         case .query?:
             var options: CKQuerySubscription.Options = []
             let triggers = wire.triggers ?? Set(Subscription.Trigger.allCases)
@@ -86,37 +45,56 @@ open class CKSubscription: NSObject, NSSecureCoding, @unchecked Sendable {
             if triggers.contains(.update) { options.insert(.firesOnRecordUpdate) }
             if triggers.contains(.delete) { options.insert(.firesOnRecordDeletion) }
             if wire.firesOnce == true { options.insert(.firesOnce) }
-            // The predicate is not rebuilt from the wire query (it is kept and sent back as it came).
+            let query = wire.query ?? Query(recordType: "")
             let querySubscription = CKQuerySubscription(
-                recordType: wire.query?.recordType ?? "", predicate: NSPredicate(value: true), subscriptionID: wire.subscriptionID, options: options
+                recordType: query.recordType, predicate: PredicateRegistry.predicate(for: query.filterBy ?? []),
+                subscriptionID: wire.subscriptionID, options: options
             )
-            querySubscription.zoneID = wire.zoneID.map { CKRecordZone.ID.resolving($0, in: .default) }
-            querySubscription.storedQuery = wire.query
+            querySubscription.zoneID = wire.zoneWide == true ? nil : wire.zoneID.map { CKRecordZone.ID.resolving($0, in: .default) }
             subscription = querySubscription
         default:
-            subscription = CKDatabaseSubscription(subscriptionID: wire.subscriptionID)
+            let database = CKDatabaseSubscription(subscriptionID: wire.subscriptionID)
+            database.recordType = wire.recordType
+            subscription = database
         }
         subscription.notificationInfo = wire.notificationInfo.map(NotificationInfo.init(wire:))
         return subscription
     }
 
+    open override var description: String { "<\(type(of: self)): \(subscriptionID)>" }
+
+    open func copy(with zone: NSZone? = nil) -> Any {
+        // A copy is the same subscription: archive and restore it (every subclass codes all it holds).
+        guard let data = try? NSKeyedArchiver.archivedData(withRootObject: self, requiringSecureCoding: true),
+            let copy = try? NSKeyedUnarchiver.unarchivedObject(ofClass: CKSubscription.self, from: data)
+        else { return self }
+        return copy
+    }
+
+    // MARK: - Coding
+
     public class var supportsSecureCoding: Bool { true }
 
     public func encode(with coder: NSCoder) {
-        coder.encode(subscriptionID as NSString, forKey: "subscriptionID")
-        coder.encode(Int64(subscriptionType.rawValue), forKey: "subscriptionType")
+        coder.encode(subscriptionID as NSString, forKey: "SubscriptionID")
+        coder.encode(Int64(subscriptionType.rawValue), forKey: "SubscriptionType")
+        if let notificationInfo { coder.encode(notificationInfo, forKey: "NotificationInfo") }
     }
 
     public required init?(coder: NSCoder) {
-        guard let id = coder.decodeObject(of: NSString.self, forKey: "subscriptionID"),
-            let type = SubscriptionType(rawValue: Int(coder.decodeInt64(forKey: "subscriptionType")))
-        else { return nil }
-        self.subscriptionID = id as String
+        // Apple's keys first, then those of Stratus's first archives.
+        let id = coder.string("SubscriptionID", "subscriptionID")
+        let rawType = coder.containsValue(forKey: "SubscriptionType") ? coder.decodeInt64(forKey: "SubscriptionType") : coder.decodeInt64(forKey: "subscriptionType")
+        guard let id, let type = SubscriptionType(rawValue: Int(rawType)) else { return nil }
+        self.subscriptionID = id
         self.subscriptionType = type
+        super.init()
+        notificationInfo = coder.object(NotificationInfo.self, "NotificationInfo")
     }
 }
 
-/// Notifies of every change in the private or shared database (what CKSyncEngine saves).
+/// Notifies of every change in the private or shared database (what CKSyncEngine saves), or
+/// only of changes to records of ``recordType``.
 open class CKDatabaseSubscription: CKSubscription, @unchecked Sendable {
     open var recordType: CKRecord.RecordType?
 
@@ -124,10 +102,25 @@ open class CKDatabaseSubscription: CKSubscription, @unchecked Sendable {
         super.init(subscriptionID: subscriptionID, type: .database)
     }
 
-    public required init?(coder: NSCoder) { super.init(coder: coder) }
+    override func wire() throws(CKError) -> Subscription {
+        var subscription = try super.wire()
+        subscription.recordType = recordType
+        return subscription
+    }
+
+    public override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        if let recordType { coder.encode(recordType as NSString, forKey: "RecordType") }
+    }
+
+    public required init?(coder: NSCoder) {
+        super.init(coder: coder)
+        recordType = coder.string("RecordType")
+    }
 }
 
-/// Notifies of every change in one custom zone of the private database.
+/// Notifies of every change in one custom zone of the private database, or only of changes to
+/// records of ``recordType``.
 open class CKRecordZoneSubscription: CKSubscription, @unchecked Sendable {
     public let zoneID: CKRecordZone.ID
     open var recordType: CKRecord.RecordType?
@@ -137,6 +130,7 @@ open class CKRecordZoneSubscription: CKSubscription, @unchecked Sendable {
         super.init(subscriptionID: subscriptionID, type: .recordZone)
     }
 
+    @available(*, deprecated, message: "Use init(zoneID:subscriptionID:)")
     public convenience init(zoneID: CKRecordZone.ID) {
         self.init(zoneID: zoneID, subscriptionID: UUID().uuidString)
     }
@@ -145,70 +139,21 @@ open class CKRecordZoneSubscription: CKSubscription, @unchecked Sendable {
         var subscription = try super.wire()
         subscription.subscriptionType = Subscription.Kind.zone.rawValue
         subscription.zoneID = zoneID.wire
+        subscription.recordType = recordType
         return subscription
     }
 
     public required init?(coder: NSCoder) {
-        guard let zoneID = coder.decodeObject(of: CKRecordZone.ID.self, forKey: "zoneID") else { return nil }
+        guard let zoneID = coder.object(CKRecordZone.ID.self, "ZoneID") ?? coder.object(CKRecordZone.ID.self, "zoneID")
+        else { return nil }
         self.zoneID = zoneID
         super.init(coder: coder)
+        recordType = coder.string("RecordType")
     }
 
     public override func encode(with coder: NSCoder) {
         super.encode(with: coder)
-        coder.encode(zoneID, forKey: "zoneID")
+        coder.encode(zoneID, forKey: "ZoneID")
+        if let recordType { coder.encode(recordType as NSString, forKey: "RecordType") }
     }
-}
-
-/// Notifies when records matching a query are created, updated or deleted.
-open class CKQuerySubscription: CKSubscription, @unchecked Sendable {
-    /// Which changes fire a query subscription.
-    public struct Options: OptionSet, Sendable, Hashable {
-        public let rawValue: UInt
-        public init(rawValue: UInt) { self.rawValue = rawValue }
-        public static let firesOnRecordCreation = Options(rawValue: 1 << 0)
-        public static let firesOnRecordUpdate = Options(rawValue: 1 << 1)
-        public static let firesOnRecordDeletion = Options(rawValue: 1 << 2)
-        public static let firesOnce = Options(rawValue: 1 << 3)
-    }
-
-    public let recordType: CKRecord.RecordType
-    public let predicate: NSPredicate
-    public let querySubscriptionOptions: Options
-    open var zoneID: CKRecordZone.ID?
-    /// The query as the server sent it (a fetched subscription's predicate is not rebuilt).
-    var storedQuery: Query?
-
-    public init(recordType: CKRecord.RecordType, predicate: NSPredicate, subscriptionID: CKSubscription.ID, options: Options = [
-        .firesOnRecordCreation, .firesOnRecordUpdate, .firesOnRecordDeletion,
-    ]) {
-        self.recordType = recordType
-        self.predicate = predicate
-        self.querySubscriptionOptions = options
-        super.init(subscriptionID: subscriptionID, type: .query)
-    }
-
-    public convenience init(recordType: CKRecord.RecordType, predicate: NSPredicate, options: Options) {
-        self.init(recordType: recordType, predicate: predicate, subscriptionID: UUID().uuidString, options: options)
-    }
-
-    override func wire() throws(CKError) -> Subscription {
-        var subscription = try super.wire()
-        subscription.subscriptionType = Subscription.Kind.query.rawValue
-        if let storedQuery {
-            subscription.query = storedQuery
-        } else {
-            subscription.query = try CKQuery(recordType: recordType, predicate: predicate).wire().query
-        }
-        subscription.zoneID = zoneID?.wire
-        var fires: [String] = []
-        if querySubscriptionOptions.contains(.firesOnRecordCreation) { fires.append(Subscription.Trigger.create.rawValue) }
-        if querySubscriptionOptions.contains(.firesOnRecordUpdate) { fires.append(Subscription.Trigger.update.rawValue) }
-        if querySubscriptionOptions.contains(.firesOnRecordDeletion) { fires.append(Subscription.Trigger.delete.rawValue) }
-        subscription.firesOn = fires
-        subscription.firesOnce = querySubscriptionOptions.contains(.firesOnce) ? true : nil
-        return subscription
-    }
-
-    public required init?(coder: NSCoder) { nil }
 }

@@ -3,7 +3,7 @@ import Foundation
 extension CKSyncEngine {
     /// A record change waiting to be sent: a save (the delegate provides the record when the
     /// engine sends) or a delete.
-    public enum PendingRecordZoneChange: Hashable, Sendable {
+    public enum PendingRecordZoneChange: Hashable, Sendable, CustomStringConvertible {
         case saveRecord(CKRecord.ID)
         case deleteRecord(CKRecord.ID)
 
@@ -21,10 +21,17 @@ extension CKSyncEngine {
             case .saveRecord(let id), .deleteRecord(let id): id
             }
         }
+
+        public var description: String {
+            switch self {
+            case .saveRecord(let id): "saveRecord(\(id.recordName) in \(id.zoneID.zoneName))"
+            case .deleteRecord(let id): "deleteRecord(\(id.recordName) in \(id.zoneID.zoneName))"
+            }
+        }
     }
 
     /// A zone change waiting to be sent.
-    public enum PendingDatabaseChange: Hashable, Sendable {
+    public enum PendingDatabaseChange: Hashable, Sendable, CustomStringConvertible {
         case saveZone(CKRecordZone)
         case deleteZone(CKRecordZone.ID)
 
@@ -33,6 +40,13 @@ extension CKSyncEngine {
             switch self {
             case .saveZone(let zone): zone.zoneID
             case .deleteZone(let id): id
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .saveZone(let zone): "saveZone(\(zone.zoneID.zoneName))"
+            case .deleteZone(let id): "deleteZone(\(id.zoneName))"
             }
         }
 
@@ -52,66 +66,132 @@ extension CKSyncEngine {
         }
     }
 
-    /// Which changes a send or a fetch covers.
-    public enum ChangeScope: Hashable, Sendable {
-        case all
-        case zoneIDs(Set<CKRecordZone.ID>)
-        case allExcluding(Set<CKRecordZone.ID>)
-        case recordIDs(Set<CKRecord.ID>)
+    /// What ``CKSyncEngine/sendChanges(_:)`` sends: the changes its ``scope`` contains, in the
+    /// ``operationGroup`` the app names.
+    public struct SendChangesOptions: Sendable, CustomStringConvertible {
+        /// Which pending changes a send covers.
+        public enum Scope: Hashable, Sendable, CustomStringConvertible {
+            case all
+            case zoneIDs([CKRecordZone.ID])
+            case allExcluding([CKRecordZone.ID])
+            case recordIDs([CKRecord.ID])
 
-        public func contains(_ change: PendingRecordZoneChange) -> Bool {
-            switch self {
-            case .recordIDs(let ids): ids.contains(change.recordID)
-            default: contains(change.recordID.zoneID)
+            /// Whether the scope covers changes to this record.
+            public func contains(_ recordID: CKRecord.ID) -> Bool {
+                switch self {
+                case .recordIDs(let ids): ids.contains(recordID)
+                default: contains(recordID.zoneID)
+                }
+            }
+
+            /// Whether the scope covers this pending change.
+            public func contains(_ pendingRecordZoneChange: PendingRecordZoneChange) -> Bool { contains(pendingRecordZoneChange.recordID) }
+
+            /// Whether the scope covers this zone change.
+            public func contains(_ pendingDatabaseChange: PendingDatabaseChange) -> Bool { contains(pendingDatabaseChange.zoneID) }
+
+            /// Whether the scope covers any change in this zone.
+            public func contains(_ zoneID: CKRecordZone.ID) -> Bool {
+                switch self {
+                case .all: true
+                case .zoneIDs(let ids): ids.contains(zoneID)
+                case .allExcluding(let ids): !ids.contains(zoneID)
+                case .recordIDs(let ids): ids.contains { $0.zoneID == zoneID }
+                }
+            }
+
+            public var description: String {
+                switch self {
+                case .all: "all"
+                case .zoneIDs(let ids): "zoneIDs(\(ids.map(\.zoneName)))"
+                case .allExcluding(let ids): "allExcluding(\(ids.map(\.zoneName)))"
+                case .recordIDs(let ids): "recordIDs(\(ids.map(\.recordName)))"
+                }
             }
         }
 
-        public func contains(_ change: PendingDatabaseChange) -> Bool { contains(change.zoneID) }
+        public var scope: Scope
+        public var operationGroup: CKOperationGroup?
 
-        public func contains(_ zoneID: CKRecordZone.ID) -> Bool {
-            switch self {
-            case .all: true
-            case .zoneIDs(let ids): ids.contains(zoneID)
-            case .allExcluding(let ids): !ids.contains(zoneID)
-            case .recordIDs(let ids): ids.contains { $0.zoneID == zoneID }
+        public init(scope: Scope = .all, operationGroup: CKOperationGroup? = nil) {
+            self.scope = scope
+            self.operationGroup = operationGroup
+        }
+
+        public var description: String { "SendChangesOptions(scope: \(scope), operationGroup: \(operationGroup?.description ?? "nil"))" }
+    }
+
+    /// What ``CKSyncEngine/fetchChanges(_:)`` fetches: the zones its ``scope`` contains,
+    /// ``prioritizedZoneIDs`` first, in the ``operationGroup`` the app names.
+    public struct FetchChangesOptions: Sendable, CustomStringConvertible {
+        /// Which zones a fetch covers.
+        public enum Scope: Hashable, Sendable, CustomStringConvertible {
+            case all
+            case zoneIDs([CKRecordZone.ID])
+            case allExcluding([CKRecordZone.ID])
+
+            /// Whether the scope covers this zone.
+            public func contains(_ zoneID: CKRecordZone.ID) -> Bool {
+                switch self {
+                case .all: true
+                case .zoneIDs(let ids): ids.contains(zoneID)
+                case .allExcluding(let ids): !ids.contains(zoneID)
+                }
+            }
+
+            public var description: String {
+                switch self {
+                case .all: "all"
+                case .zoneIDs(let ids): "zoneIDs(\(ids.map(\.zoneName)))"
+                case .allExcluding(let ids): "allExcluding(\(ids.map(\.zoneName)))"
+                }
             }
         }
-    }
 
-    /// What ``CKSyncEngine/sendChanges(_:)`` sends.
-    public struct SendChangesOptions: Sendable {
-        public typealias Scope = ChangeScope
-        public var scope: ChangeScope
-        public init(scope: ChangeScope = .all) { self.scope = scope }
-    }
-
-    /// What ``CKSyncEngine/fetchChanges(_:)`` fetches.
-    public struct FetchChangesOptions: Sendable {
-        public typealias Scope = ChangeScope
-        public var scope: ChangeScope
+        public var scope: Scope
+        public var operationGroup: CKOperationGroup?
         /// Zones to fetch first.
         public var prioritizedZoneIDs: [CKRecordZone.ID] = []
-        public init(scope: ChangeScope = .all) { self.scope = scope }
+
+        public init(scope: Scope = .all, operationGroup: CKOperationGroup? = nil) {
+            self.scope = scope
+            self.operationGroup = operationGroup
+        }
+
+        public var description: String {
+            "FetchChangesOptions(scope: \(scope), operationGroup: \(operationGroup?.description ?? "nil"), prioritizedZoneIDs: \(prioritizedZoneIDs.map(\.zoneName)))"
+        }
     }
 
     /// Why the engine is sending or fetching.
-    public enum SyncReason: Hashable, Sendable {
+    public enum SyncReason: Hashable, Sendable, CustomStringConvertible {
         /// The engine's own schedule (automatic sync).
         case scheduled
         /// The app asked.
         case manual
+
+        public var description: String {
+            switch self {
+            case .scheduled: "scheduled"
+            case .manual: "manual"
+            }
+        }
     }
 
     /// The send the delegate is asked for a batch of.
-    public struct SendChangesContext: Sendable {
+    public struct SendChangesContext: Sendable, CustomStringConvertible {
         public let reason: SyncReason
         public let options: SendChangesOptions
+
+        public var description: String { "SendChangesContext(reason: \(reason), options: \(options))" }
     }
 
     /// The fetch the delegate is asked for options of.
-    public struct FetchChangesContext: Sendable {
+    public struct FetchChangesContext: Sendable, CustomStringConvertible {
         public let reason: SyncReason
         public let options: FetchChangesOptions
+
+        public var description: String { "FetchChangesContext(reason: \(reason), options: \(options))" }
     }
 
     /// Records to save and IDs to delete, in one request per zone (`atomicByZone`: each zone's
@@ -124,7 +204,7 @@ extension CKSyncEngine {
         /// The most changes a batch takes (CloudKit Web Services' operations a request).
         static let limit = 200
 
-        public init(recordsToSave: [CKRecord], recordIDsToDelete: [CKRecord.ID], atomicByZone: Bool = false) {
+        public init(recordsToSave: [CKRecord] = [], recordIDsToDelete: [CKRecord.ID] = [], atomicByZone: Bool = false) {
             self.recordsToSave = recordsToSave
             self.recordIDsToDelete = recordIDsToDelete
             self.atomicByZone = atomicByZone

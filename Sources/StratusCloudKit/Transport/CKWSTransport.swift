@@ -17,6 +17,17 @@ package struct CKWSTransport: Sendable {
     package let client: HTTPClient
     package var timeout: TimeAmount = .seconds(60)
 
+    /// What the native framework knows beyond CKWS's JSON, asked of the server on every request:
+    /// dates to the last bit, deleted records' types.
+    static let extensions = WireExtensions.all
+
+    /// Request bodies as JSON, with the extensions' keys (a date's `exactDates`).
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.userInfo[.wireExtensions] = extensions
+        return encoder
+    }()
+
     package init(baseURL: String, apiToken: String, webAuthToken: String?, deviceID: String?, client: HTTPClient) {
         self.baseURL = baseURL
         self.apiToken = apiToken
@@ -52,7 +63,7 @@ package struct CKWSTransport: Sendable {
     ) async throws(TransportFailure) -> Response {
         var bytes: ByteBuffer?
         if let body {
-            do { bytes = ByteBuffer(data: try JSONEncoder().encode(body)) } catch {
+            do { bytes = ByteBuffer(data: try Self.encoder.encode(body)) } catch {
                 throw TransportFailure(.unencodable, path: Self.path(of: url), "\(error)")
             }
         }
@@ -74,6 +85,7 @@ package struct CKWSTransport: Sendable {
         request.method = method
         request.headers.add(name: "Content-Type", value: contentType)
         if let deviceID { request.headers.add(name: "X-Stratus-Device-ID", value: deviceID) }
+        request.headers.add(name: WireExtensions.headerName, value: Self.extensions.headerValue)
         if let body { request.body = .bytes(body) }
         let bytes: ByteBuffer
         let status: UInt

@@ -41,15 +41,19 @@ public final class CKRecordZone: NSObject, NSSecureCoding, @unchecked Sendable {
 
     public static var supportsSecureCoding: Bool { true }
 
+    /// Archived under Apple's keys (`ZoneID`, `Capabilities`, `ShareReference`).
     public func encode(with coder: NSCoder) {
-        coder.encode(zoneID, forKey: "zoneID")
-        coder.encode(Int64(capabilities.rawValue), forKey: "capabilities")
+        coder.encode(zoneID, forKey: "ZoneID")
+        coder.encode(NSNumber(value: capabilities.rawValue), forKey: "Capabilities")
+        if let share { coder.encode(share, forKey: "ShareReference") }
     }
 
     public init?(coder: NSCoder) {
-        guard let zoneID = coder.decodeObject(of: ID.self, forKey: "zoneID") else { return nil }
+        guard let zoneID = coder.object(ID.self, "ZoneID", "zoneID") else { return nil }
         self.zoneID = zoneID
-        self.capabilities = Capabilities(rawValue: UInt(clamping: coder.decodeInt64(forKey: "capabilities")))
+        let capabilities = coder.object(NSNumber.self, "Capabilities")?.uintValue ?? UInt(clamping: coder.decodeInt64(forKey: "capabilities"))
+        self.capabilities = Capabilities(rawValue: capabilities)
+        self.share = coder.object(CKReference.self, "ShareReference")
     }
 
     public override var description: String { "<CKRecordZone: \(zoneID.zoneName)>" }
@@ -115,17 +119,17 @@ public final class CKRecordZoneID: NSObject, NSSecureCoding, NSCopying, @uncheck
 
     public static var supportsSecureCoding: Bool { true }
 
+    /// Archived under Apple's keys (`ZoneName`, and `ownerName` — lower-case, as Apple spells it).
     public func encode(with coder: NSCoder) {
-        coder.encode(zoneName as NSString, forKey: "zoneName")
+        coder.encode(zoneName as NSString, forKey: "ZoneName")
         coder.encode(ownerName as NSString, forKey: "ownerName")
+        coder.encode(0, forKey: "databaseScopeKey")
     }
 
     public init?(coder: NSCoder) {
-        guard let name = coder.decodeObject(of: NSString.self, forKey: "zoneName"),
-            let owner = coder.decodeObject(of: NSString.self, forKey: "ownerName")
-        else { return nil }
-        self.zoneName = name as String
-        self.ownerName = owner as String
+        guard let name = coder.string("ZoneName", "zoneName"), let owner = coder.string("ownerName") else { return nil }
+        self.zoneName = name
+        self.ownerName = owner
     }
 
     public override var description: String { "<CKRecordZoneID: \(zoneName):\(ownerName)>" }

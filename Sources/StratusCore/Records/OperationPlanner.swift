@@ -138,7 +138,9 @@ struct OperationPlanner {
             }
             pendingTypes[recordType, default: [:]][name] = field.type
             newFields.append(SchemaField(recordType: recordType, fieldName: name, type: field.type))
-            return .success(Field(field.value, type: field.type))
+            var learned = field
+            learned.isTypeInferred = false
+            return .success(learned)
         }
         // CloudKit refuses a bare number for a TIMESTAMP field (CKWS clients report this wording).
         if field.isTypeInferred, known == .timestamp || known == .timestampList {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import StratusModel
@@ -9,9 +10,9 @@ import Testing
 extension TestServer {
     /// POSTs `json` text and returns the status and the answer as a dictionary.
     func json(
-        _ operation: String, _ json: String, database: String = "private", as account: String? = "alice"
+        _ operation: String, _ json: String, database: String = "private", as account: String? = "alice", headers: HTTPFields = [:]
     ) async throws -> (status: Int, body: [String: Any]) {
-        let response = try await raw(operation, database: database, as: account, body: ByteBuffer(string: json))
+        let response = try await raw(operation, database: database, as: account, body: ByteBuffer(string: json), headers: headers)
         let body = (try? JSONSerialization.jsonObject(with: Data(buffer: response.body))) as? [String: Any] ?? [:]
         return (Int(response.status.code), body)
     }
@@ -29,10 +30,10 @@ extension TestServer {
 
     /// POSTs a JSON object built from Swift values.
     func json(
-        _ operation: String, object: [String: Any], database: String = "private", as account: String? = "alice"
+        _ operation: String, object: [String: Any], database: String = "private", as account: String? = "alice", headers: HTTPFields = [:]
     ) async throws -> (status: Int, body: [String: Any]) {
         let data = try JSONSerialization.data(withJSONObject: object)
-        return try await json(operation, String(decoding: data, as: UTF8.self), database: database, as: account)
+        return try await json(operation, String(decoding: data, as: UTF8.self), database: database, as: account, headers: headers)
     }
 }
 

@@ -91,10 +91,12 @@ struct TestServer {
     /// POSTs raw bytes to a CKWS operation of `database` as `account`.
     func raw(
         _ operation: String, database: String = "private", as account: String? = "alice", body: ByteBuffer?,
-        method: HTTPRequest.Method = .post
+        method: HTTPRequest.Method = .post, headers extra: HTTPFields = [:]
     ) async throws -> TestResponse {
         let uri = "\(TestServer.base)/\(database)/\(operation)?\(query(account))"
-        return try await client.execute(uri: uri, method: method, headers: [.contentType: "text/plain"], body: body)
+        var headers: HTTPFields = [.contentType: "text/plain"]
+        headers.append(contentsOf: extra)
+        return try await client.execute(uri: uri, method: method, headers: headers, body: body)
     }
 
     /// POSTs `request` as JSON and returns the response.
