@@ -117,8 +117,9 @@ enum RecordValues {
     }
 
     /// A value as a record keeps it: Swift numbers and booleans (and arrays of them) as `NSNumber`.
+    /// (`value is NSNumber` holds for a Swift `Int` or `Bool` on Linux, where it bridges, so each
+    /// number is made an `NSNumber` object here: `as? Int64` reads only those.)
     static func normalized(_ value: any CKRecordValue) -> any CKRecordValue {
-        if value is NSNumber { return value }
         if let number = number(value) { return number }
         if let list = value as? [Any], !list.isEmpty, list.allSatisfy({ number($0) != nil }) { return list.compactMap(number) }
         return value
