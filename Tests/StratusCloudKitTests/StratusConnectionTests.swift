@@ -101,3 +101,16 @@ import Testing
         }
     }
 }
+
+/// `CKContainer.default()` is the container `STRATUS_CONTAINER` names, else the dev credentials
+/// file's default container, else the dev server's.
+@Suite struct DefaultContainerTests {
+    @Test func theDefaultContainerFollowsTheEnvironment() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("credentials-\(UUID().uuidString).json")
+        try Data(#"{"serverURL":"http://127.0.0.1:1","container":"iCloud.com.example.FromFile","environment":"development","apiToken":"a","adminToken":"b","accounts":[]}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(CKContainer.defaultIdentifier(["STRATUS_CONTAINER": "iCloud.com.example.Named", "STRATUS_CREDENTIALS": file.path]) == "iCloud.com.example.Named")
+        #expect(CKContainer.defaultIdentifier(["STRATUS_CREDENTIALS": file.path]) == "iCloud.com.example.FromFile")
+        #expect(CKContainer.defaultIdentifier([:]) == "iCloud.com.example.TravelJournal")
+    }
+}

@@ -93,7 +93,7 @@ public final class CKContainer: NSObject, @unchecked Sendable {
             guard case .some(let previous) = lastUser else { return false }
             return previous != userRecordName
         }
-        if changed { NotificationCenter.default.post(name: .CKAccountChanged, object: nil) }
+        if changed { NotificationCenter.default.post(name: .CKAccountChanged, object: self) }
     }
 
     /// The transport, or `notAuthenticated` when there are no credentials.

@@ -221,6 +221,7 @@ struct NotificationPayload {
 
 extension Notification.Name {
     /// Posted when the account a container uses changes: someone signed in, out, or another
-    /// user did (Stratus posts it when a container first sees a different user answer, or none).
+    /// user did. Stratus posts it, with the container as its object, when a container's requests
+    /// find a different user than before, or none (a revoked or expired token).
     public static let CKAccountChanged = Notification.Name("CKAccountChanged")
 }

@@ -13,21 +13,55 @@ public struct ApplePushPayload: Sendable, Hashable, Codable {
             public var body: String?
             public var locKey: String?
             public var locArgs: [String]?
+            public var title: String?
+            public var titleLocKey: String?
+            public var titleLocArgs: [String]?
+            public var subtitle: String?
+            public var subtitleLocKey: String?
+            public var subtitleLocArgs: [String]?
+            public var actionLocKey: String?
+            public var launchImage: String?
 
             enum CodingKeys: String, CodingKey {
-                case body
+                case body, title, subtitle
                 case locKey = "loc-key"
                 case locArgs = "loc-args"
+                case titleLocKey = "title-loc-key"
+                case titleLocArgs = "title-loc-args"
+                case subtitleLocKey = "subtitle-loc-key"
+                case subtitleLocArgs = "subtitle-loc-args"
+                case actionLocKey = "action-loc-key"
+                case launchImage = "launch-image"
+            }
+
+            /// The alert a subscription's info asks for; `nil` when it asks for none.
+            init?(_ info: NotificationInfo?) {
+                guard let info else { return nil }
+                body = info.alertBody
+                locKey = info.alertLocalizationKey
+                locArgs = info.alertLocalizationArgs
+                title = info.title
+                titleLocKey = info.titleLocalizationKey
+                titleLocArgs = info.titleLocalizationArgs
+                subtitle = info.subtitle
+                subtitleLocKey = info.subtitleLocalizationKey
+                subtitleLocArgs = info.subtitleLocalizationArgs
+                actionLocKey = info.alertActionLocalizationKey
+                launchImage = info.alertLaunchImage
+                guard body != nil || locKey != nil || title != nil || titleLocKey != nil || subtitle != nil || subtitleLocKey != nil else { return nil }
             }
         }
 
         public var alert: Alert?
         public var sound: String?
         public var contentAvailable: Int?
+        public var mutableContent: Int?
+        public var category: String?
 
         enum CodingKeys: String, CodingKey {
-            case alert, sound
+            case alert, sound, category
             case contentAvailable = "content-available"
+            case mutableContent = "mutable-content"
         }
     }
 
@@ -59,11 +93,12 @@ public struct ApplePushPayload: Sendable, Hashable, Codable {
     /// The payload Apple's courier would carry for `notification`.
     public init(_ notification: PushNotification) {
         let info = notification.notificationInfo
-        let alert: APS.Alert? =
-            info?.alertBody != nil || info?.alertLocalizationKey != nil
-            ? APS.Alert(body: info?.alertBody, locKey: info?.alertLocalizationKey, locArgs: info?.alertLocalizationArgs) : nil
+        let alert = APS.Alert(info)
         let silent = alert == nil || info?.shouldSendContentAvailable == true
-        aps = APS(alert: alert, sound: info?.soundName, contentAvailable: silent ? 1 : nil)
+        aps = APS(
+            alert: alert, sound: info?.soundName, contentAvailable: silent ? 1 : nil, mutableContent: info?.shouldSendMutableContent == true ? 1 : nil,
+            category: info?.category
+        )
         let scope: Int =
             switch notification.databaseScope {
             case .public: 1
