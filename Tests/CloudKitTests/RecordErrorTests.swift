@@ -2,11 +2,13 @@ import CloudKit
 import Foundation
 import Testing
 
-/// The errors CloudKit reports for records: `partialFailure` with per-item errors keyed by
-/// record ID, `batchRequestFailed` beside the failing item of an atomic batch, `unknownItem`,
+/// The errors CloudKit reports for records: each failed record by itself, and in the legacy
+/// completion block a `partialFailure` with per-item errors keyed by record ID;
+/// `batchRequestFailed` beside the failing item of an atomic batch, `unknownItem`,
 /// `zoneNotFound`, and `catch CKError.serverRecordChanged`.
 @Suite struct RecordErrorTests {
-    @Test func aNonAtomicOperationWithOneStaleRecordFailsPartiallyKeyedByRecordID() async throws {
+    @available(*, deprecated, message: "exercises modifyRecordsCompletionBlock")
+    @Test func aNonAtomicOperationWithOneStaleRecordReportsItAloneAndFailsTheLegacyBlockPartially() async throws {
         try await StratusServerProcess.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let stale = try await staleCopy(of: CKRecord.ID(recordName: "lisbon"), in: db)
@@ -17,12 +19,16 @@ import Testing
             operation.isAtomic = false
             let perRecord = LockedResults()
             operation.perRecordSaveBlock = { id, result in perRecord.set(id, (try? result.get()) != nil) }
-            let outcome: Result<Void, any Error> = await withCheckedContinuation { done in
-                operation.modifyRecordsResultBlock = { done.resume(returning: $0) }
+            let outcome = Locked<Result<Void, any Error>?>(nil)
+            let legacy: (any Error)? = await withCheckedContinuation { done in
+                operation.modifyRecordsResultBlock = { result in outcome.update { $0 = result.mapError { $0 as any Error } } }
+                operation.modifyRecordsCompletionBlock = { _, _, error in done.resume(returning: error) }
                 db.add(operation)
             }
 
-            let error = try #require(throws: CKError.self) { try outcome.get() }
+            // The modern result block succeeds: the stale record was reported by itself.
+            #expect(outcome.value.map { (try? $0.get()) != nil } == true)
+            let error = try #require(legacy as? CKError)
             #expect(error.code == .partialFailure)
             let partial = try #require(error.partialErrorsByItemID)
             #expect(partial.count == 1)

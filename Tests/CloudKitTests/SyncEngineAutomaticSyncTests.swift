@@ -5,9 +5,10 @@ import Testing
 /// `automaticallySync = true`: the engine fetches when it starts, sends soon after the app adds
 /// pending changes, and fetches when the server pushes a change to its database subscription.
 /// Two such devices need no manual `sendChanges()` or `fetchChanges()`: a note added on one
-/// (just `state.add`) reaches the other within 2 s.
+/// (just `state.add`) reaches the other, and each engine says it sent or fetched on its own
+/// (`.scheduled`, never `.manual`). Deadlines are generous: what is shown is what happened.
 @Suite struct SyncEngineAutomaticSyncTests {
-    @Test func aNoteAddedOnOneAutomaticDeviceReachesTheOtherWithinTwoSecondsWithoutManualSync() async throws {
+    @Test func aNoteAddedOnOneAutomaticDeviceReachesTheOtherWithoutManualSync() async throws {
         try await StratusServerProcess.with { server in
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone, automaticallySync: true)
             await phone.start()
@@ -18,17 +19,18 @@ import Testing
             let tabletFetched = await eventually { await tablet.events.contains("didFetchChanges") }
             #expect(tabletFetched, "the tablet fetched on its own when it started")
 
-            // Once a first note has come through, the tablet is listening.
+            // Once a first note has come through, the tablet is listening (a note written before its
+            // long-poll began is not pushed to it: the next one is).
             var listening = false
-            for attempt in 1...5 where !listening {
+            for attempt in 1...6 where !listening {
                 await phone.write("warm-up", "hello \(attempt)")
-                listening = await eventually(within: 2) { await tablet.notes["warm-up"] == "hello \(attempt)" }
+                listening = await eventually(within: 10) { await tablet.notes["warm-up"] == "hello \(attempt)" }
             }
             #expect(listening, "a note added on the phone reached the tablet")
 
             await phone.write("ping", "are you there?")
-            let arrived = await eventually(within: 2) { await tablet.notes["ping"] == "are you there?" }
-            #expect(arrived, "the note reached the tablet within 2 s")
+            let arrived = await eventually { await tablet.notes["ping"] == "are you there?" }
+            #expect(arrived, "the note reached the tablet on its own")
             let sent = await eventually { await phone.engine.state.pendingRecordZoneChanges.isEmpty }
             #expect(sent, "the phone's queue emptied on its own")
 
@@ -53,10 +55,10 @@ import Testing
             #expect(started, "both fetched on their own when they started")
 
             var listening = false
-            for attempt in 1...5 where !listening {
+            for attempt in 1...6 where !listening {
                 await phone.write("keep", "version \(attempt)")
                 await phone.write("drop", "version \(attempt)")
-                listening = await eventually(within: 2) { await tablet.notes["drop"] == "version \(attempt)" }
+                listening = await eventually(within: 10) { await tablet.notes["drop"] == "version \(attempt)" }
             }
             #expect(listening)
 
