@@ -91,4 +91,14 @@ import Testing
         )
         #expect(zone?.zoneID == zoneID && zone?.capabilities.contains(.fetchChanges) == true)
     }
+
+    @Test func aQueryWhosePredicateCloudKitRefusesRestoresRefusedNotMatchingAll() async throws {
+        let refused = CKQuery(recordType: "Contact", predicate: NSPredicate(format: "name == %@ OR name == %@", "a", "b"))
+        let data = try NSKeyedArchiver.archivedData(withRootObject: refused, requiringSecureCoding: true)
+        let restored = try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: CKQuery.self, from: data))
+        let connection = StratusConnection(serverURL: URL(fileURLWithPath: "/nowhere"), apiToken: "none", webAuthToken: nil)
+        let db = CKContainer(identifier: "iCloud.com.example.Offline", connection: connection).privateCloudDatabase
+        let error = await #expect(throws: CKError.self) { _ = try await db.records(matching: restored) }
+        #expect(error?.code == .invalidArguments)
+    }
 }

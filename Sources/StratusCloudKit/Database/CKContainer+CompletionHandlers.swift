@@ -37,3 +37,45 @@ extension CKContainer {
         }
     }
 }
+
+/// The container's completion-handler forms whose handler takes a `Result`.
+extension CKContainer {
+    /// The metadata of the shares behind these URLs, each the metadata or its error.
+    public func fetchShareMetadatas(
+        for urls: [URL], shouldFetchRootRecord: Bool = false,
+        completionHandler: @escaping @Sendable (Result<[URL: Result<CKShare.Metadata, any Error>], any Error>) -> Void
+    ) {
+        answer(completionHandler) { try await self.shareMetadatas(for: urls, shouldFetchRootRecord: shouldFetchRootRecord) }
+    }
+
+    /// Accepts shares: each share or why it could not be accepted, or the request's error.
+    public func accept(
+        _ metadatas: [CKShare.Metadata], completionHandler: @escaping @Sendable (Result<[CKShare.Metadata: Result<CKShare, any Error>], any Error>) -> Void
+    ) {
+        answer(completionHandler) { try await self.accept(metadatas) }
+    }
+
+    /// Participants for these email addresses, each the participant or why there is none.
+    public func fetchShareParticipants(
+        forEmailAddresses emailAddresses: [String],
+        completionHandler: @escaping @Sendable (Result<[String: Result<CKShare.Participant, any Error>], any Error>) -> Void
+    ) {
+        answer(completionHandler) { try await self.shareParticipants(forEmailAddresses: emailAddresses) }
+    }
+
+    /// Participants for these phone numbers: each fails (Stratus's accounts keep no phone numbers).
+    public func fetchShareParticipants(
+        forPhoneNumbers phoneNumbers: [String],
+        completionHandler: @escaping @Sendable (Result<[String: Result<CKShare.Participant, any Error>], any Error>) -> Void
+    ) {
+        answer(completionHandler) { try await self.shareParticipants(forPhoneNumbers: phoneNumbers) }
+    }
+
+    /// Participants for these user record IDs, each the participant or why there is none.
+    public func fetchShareParticipants(
+        forUserRecordIDs userRecordIDs: [CKRecord.ID],
+        completionHandler: @escaping @Sendable (Result<[CKRecord.ID: Result<CKShare.Participant, any Error>], any Error>) -> Void
+    ) {
+        answer(completionHandler) { try await self.shareParticipants(forUserRecordIDs: userRecordIDs) }
+    }
+}

@@ -107,12 +107,19 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     /// A request through the container's transport, failures as ``CKError``.
     func post<Body: Encodable, Response: Decodable>(_ path: String, _ body: Body, as: Response.Type) async throws(CKError) -> Response {
         let transport = try requireTransport()
-        do { return try await transport.post(path, body, as: Response.self) } catch { throw CKError(error) }
+        do { return try await transport.post(path, body, as: Response.self) } catch { throw refused(CKError(error)) }
     }
 
     func get<Response: Decodable>(_ path: String, as: Response.Type) async throws(CKError) -> Response {
         let transport = try requireTransport()
-        do { return try await transport.get(path, as: Response.self) } catch { throw CKError(error) }
+        do { return try await transport.get(path, as: Response.self) } catch { throw refused(CKError(error)) }
+    }
+
+    /// A request's failure; one the server refused for want of a signed-in user (a revoked or
+    /// expired token) notes that no one is signed in now.
+    private func refused(_ error: CKError) -> CKError {
+        if error.code == .notAuthenticated { noteAccount(nil) }
+        return error
     }
 
     // MARK: - The account
@@ -130,20 +137,13 @@ public final class CKContainer: NSObject, @unchecked Sendable {
             return .available
         } catch {
             guard error.code == .notAuthenticated else { throw error }
-            noteAccount(nil)
             return .noAccount
         }
     }
 
     /// The signed-in user's record ID.
     public func userRecordID() async throws -> CKRecord.ID {
-        let identity: UserIdentity
-        do {
-            identity = try await get("public/users/caller", as: UserIdentity.self)
-        } catch {
-            if error.code == .notAuthenticated { noteAccount(nil) }
-            throw error
-        }
+        let identity = try await get("public/users/caller", as: UserIdentity.self)
         noteAccount(identity.userRecordName)
         guard let name = identity.userRecordName else { throw CKError(.notAuthenticated, "no signed-in user") }
         return CKRecord.ID(recordName: name)

@@ -98,54 +98,12 @@ extension CKDatabase {
         }
     }
 
-    /// Runs `body` in a task and hands its answer or its error to `handler`, once.
-    func answer<Value>(_ handler: @escaping @Sendable (Result<Value, any Error>) -> Void, _ body: @escaping @Sendable () async throws -> Value) {
-        Task {
-            do { handler(.success(try await body())) } catch { handler(.failure(error)) }
-        }
-    }
 }
 
-/// The container's completion-handler forms whose handler takes a `Result`.
-extension CKContainer {
-    /// The metadata of the shares behind these URLs, each the metadata or its error.
-    public func fetchShareMetadatas(
-        for urls: [URL], shouldFetchRootRecord: Bool = false,
-        completionHandler: @escaping @Sendable (Result<[URL: Result<CKShare.Metadata, any Error>], any Error>) -> Void
-    ) {
-        Task {
-            do { completionHandler(.success(try await shareMetadatas(for: urls, shouldFetchRootRecord: shouldFetchRootRecord))) } catch {
-                completionHandler(.failure(error))
-            }
-        }
-    }
-
-    /// Accepts shares: each share or why it could not be accepted, or the request's error.
-    public func accept(
-        _ metadatas: [CKShare.Metadata], completionHandler: @escaping @Sendable (Result<[CKShare.Metadata: Result<CKShare, any Error>], any Error>) -> Void
-    ) {
-        Task {
-            do { completionHandler(.success(try await accept(metadatas))) } catch { completionHandler(.failure(error)) }
-        }
-    }
-
-    /// Participants for these email addresses, each the participant or why there is none.
-    public func fetchShareParticipants(
-        forEmailAddresses emailAddresses: [String],
-        completionHandler: @escaping @Sendable (Result<[String: Result<CKShare.Participant, any Error>], any Error>) -> Void
-    ) {
-        Task {
-            do { completionHandler(.success(try await shareParticipants(forEmailAddresses: emailAddresses))) } catch { completionHandler(.failure(error)) }
-        }
-    }
-
-    /// Participants for these user record IDs, each the participant or why there is none.
-    public func fetchShareParticipants(
-        forUserRecordIDs userRecordIDs: [CKRecord.ID],
-        completionHandler: @escaping @Sendable (Result<[CKRecord.ID: Result<CKShare.Participant, any Error>], any Error>) -> Void
-    ) {
-        Task {
-            do { completionHandler(.success(try await shareParticipants(forUserRecordIDs: userRecordIDs))) } catch { completionHandler(.failure(error)) }
-        }
+/// Runs `body` in a task and hands its answer or its error to `handler`, once: every
+/// `Result` completion-handler form of the database and the container.
+func answer<Value>(_ handler: @escaping @Sendable (Result<Value, any Error>) -> Void, _ body: @escaping @Sendable () async throws -> Value) {
+    Task {
+        do { handler(.success(try await body())) } catch { handler(.failure(error)) }
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// import): a name, how many items and how much data, and the configuration its operations
 /// start from. As on Apple's service the group labels work; it changes nothing about how the
 /// operations run. ``CKOperation/group`` and CKSyncEngine's options carry one.
-open class CKOperationGroup: NSObject, NSSecureCoding, @unchecked Sendable {
+open class CKOperationGroup: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
     /// About how much data the group's operations move.
     public enum TransferSize: Int, Sendable, Hashable {
         case unknown = 0
@@ -59,6 +59,19 @@ open class CKOperationGroup: NSObject, NSSecureCoding, @unchecked Sendable {
     open var expectedReceiveSize: TransferSize {
         get { state.withLock { stored.expectedReceiveSize } }
         set { state.withLock { stored.expectedReceiveSize = newValue } }
+    }
+
+    /// A group with the same ID, name, quantity and sizes.
+    open func copy(with zone: NSZone? = nil) -> Any {
+        let copy = CKOperationGroup(operationGroupID: operationGroupID)
+        let values = state.withLock { stored }
+        copy.state.withLock { copy.stored = values }
+        return copy
+    }
+
+    private init(operationGroupID: String) {
+        self.operationGroupID = operationGroupID
+        super.init()
     }
 
     open override var description: String { "<CKOperationGroup: \(operationGroupID) \"\(name ?? "")\" quantity \(quantity)>" }

@@ -50,16 +50,18 @@ public final class CKQuery: NSObject, NSSecureCoding, @unchecked Sendable {
         coder.encode(sorts.map { NSNumber(value: $0.1) } as NSArray, forKey: "SortAscending")
     }
 
-    /// A query from an archive of ``encode(with:)``: it runs as the archived one did.
+    /// A query from an archive of ``encode(with:)``: it runs as the archived one did. One whose
+    /// predicate CloudKit refused (or one archived elsewhere, with other keys) restores with a
+    /// predicate CloudKit refuses too: running it fails `invalidArguments`, never matches all.
     public init?(coder: NSCoder) {
         guard let type = coder.string("RecordType") else { return nil }
         recordType = type
-        if coder.decodeBool(forKey: "MatchesNothing") {
+        if coder.containsValue(forKey: "MatchesNothing"), coder.decodeBool(forKey: "MatchesNothing") {
             predicate = NSPredicate(value: false)
-        } else {
-            let data = coder.data("Filters")
-            let filters = data.flatMap { try? JSONDecoder().decode([QueryFilter].self, from: $0) } ?? []
+        } else if let data = coder.data("Filters"), let filters = try? JSONDecoder().decode([QueryFilter].self, from: data) {
             predicate = PredicateRegistry.predicate(for: filters)
+        } else {
+            predicate = NSPredicate(block: { _, _ in false })
         }
         let keys = coder.object(ofClasses: [NSArray.self, NSString.self], "SortKeys") as? [String] ?? []
         let ascending = coder.object(ofClasses: [NSArray.self, NSNumber.self], "SortAscending") as? [NSNumber] ?? []

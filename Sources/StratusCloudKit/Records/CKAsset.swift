@@ -42,10 +42,10 @@ public final class CKAsset: NSObject, NSSecureCoding, CKRecordValue, Sendable {
     }
 
     /// An asset from an archive: its file, and the server's value when it had one (an asset
-    /// archived by Apple's framework has its file only, so saving uploads it again).
+    /// archived by Apple's framework has its file only, so saving uploads it again; one with
+    /// neither decodes with no file, as Apple's `fileURL` may be `nil`, and fails to upload).
     public init?(coder: NSCoder) {
         fileURL = coder.object(NSURL.self, "AssetFileURL") as URL?
         stored = (coder.data("StratusAssetValue")).flatMap { try? JSONDecoder().decode(AssetValue.self, from: $0) }
-        guard fileURL != nil || stored != nil else { return nil }
     }
 }

@@ -12,8 +12,10 @@ public typealias CLLocationSpeed = Double
 /// Degrees from due north (negative: invalid).
 public typealias CLLocationDirection = Double
 
-/// A geographic coordinate (CoreLocation's names, for platforms without CoreLocation).
-public struct CLLocationCoordinate2D: Sendable, Hashable {
+/// A geographic coordinate (CoreLocation's names, for platforms without CoreLocation). Like
+/// CoreLocation's C struct it is not `Equatable`: apps that compare coordinates add that
+/// conformance themselves, and theirs must compile.
+public struct CLLocationCoordinate2D: Sendable {
     public var latitude: CLLocationDegrees
     public var longitude: CLLocationDegrees
 
@@ -28,7 +30,8 @@ public struct CLLocationCoordinate2D: Sendable, Hashable {
 }
 
 /// A location a record field holds: CoreLocation's `CLLocation`, for platforms without it.
-/// Immutable, as Apple's; archived with secure coding under CoreLocation's class name and keys.
+/// Immutable, as Apple's; archived with secure coding under CoreLocation's keys (an archive
+/// CoreLocation wrote decodes: `CLLocation` is one of the archived class names registered here).
 public final class CLLocation: NSObject, NSSecureCoding, NSCopying, CKRecordValue, Sendable {
     public let coordinate: CLLocationCoordinate2D
     public let altitude: CLLocationDistance
@@ -95,11 +98,17 @@ public final class CLLocation: NSObject, NSSecureCoding, NSCopying, CKRecordValu
 
     public override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? CLLocation else { return false }
-        return coordinate == other.coordinate && altitude == other.altitude && horizontalAccuracy == other.horizontalAccuracy
+        return coordinate.latitude == other.coordinate.latitude && coordinate.longitude == other.coordinate.longitude
+            && altitude == other.altitude && horizontalAccuracy == other.horizontalAccuracy
             && verticalAccuracy == other.verticalAccuracy && course == other.course && speed == other.speed && timestamp == other.timestamp
     }
 
-    public override var hash: Int { coordinate.hashValue }
+    public override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(coordinate.latitude)
+        hasher.combine(coordinate.longitude)
+        return hasher.finalize()
+    }
 
     public override var description: String {
         "<\(coordinate.latitude),\(coordinate.longitude)> +/- \(horizontalAccuracy)m (speed \(speed) mps / course \(course)) @ \(timestamp)"

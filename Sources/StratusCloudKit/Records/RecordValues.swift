@@ -145,13 +145,6 @@ enum RecordValues {
         }
     }
 
-    /// Fields as an archived record keeps them: as the wire carries them, dates to the last bit.
-    static let archiveEncoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.userInfo[.wireExtensions] = WireExtensions.exactDates
-        return encoder
-    }()
-
     static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 
     /// The date a timestamp field holds: its exact value where that rounds to the field's

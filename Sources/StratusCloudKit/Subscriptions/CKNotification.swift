@@ -221,7 +221,8 @@ struct NotificationPayload {
 
 extension Notification.Name {
     /// Posted when the account a container uses changes: someone signed in, out, or another
-    /// user did. Stratus posts it, with the container as its object, when a container's requests
-    /// find a different user than before, or none (a revoked or expired token).
-    public static let CKAccountChanged = Notification.Name("CKAccountChanged")
+    /// user did. Stratus posts it, with the container as its object, when a container learns
+    /// of another user than before (`accountStatus()`, `userRecordID()`, a CKSyncEngine's account
+    /// check) or that no one is signed in any more (any request refused for want of a user).
+    public static let CKAccountChanged = Notification.Name("CKAccountChangedNotification")
 }

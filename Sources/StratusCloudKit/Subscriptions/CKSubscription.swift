@@ -102,6 +102,11 @@ open class CKDatabaseSubscription: CKSubscription, @unchecked Sendable {
         super.init(subscriptionID: subscriptionID, type: .database)
     }
 
+    @available(*, deprecated, message: "Provide an explicit CKSubscription.ID: init(subscriptionID:)")
+    public convenience init() {
+        self.init(subscriptionID: UUID().uuidString)
+    }
+
     override func wire() throws(CKError) -> Subscription {
         var subscription = try super.wire()
         subscription.recordType = recordType

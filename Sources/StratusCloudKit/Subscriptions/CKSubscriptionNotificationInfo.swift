@@ -9,7 +9,8 @@ extension CKSubscription {
     public typealias NotificationInfo = CKNotificationInfo
 }
 
-/// `CKSubscription.NotificationInfo` (top-level, as its Objective-C name, for archives).
+/// `CKSubscription.NotificationInfo` (top-level, as its Objective-C name, for archives). A flag
+/// left `false` is not sent (CKWS clients listing subscriptions see only what was set).
 /// `@unchecked Sendable` as Apple declares it: its properties are set before the subscription is
 /// saved, and read under ``lock``.
 open class CKNotificationInfo: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
@@ -41,9 +42,9 @@ open class CKNotificationInfo: NSObject, NSSecureCoding, NSCopying, @unchecked S
         info.alertActionLocalizationKey = alertActionLocalizationKey
         info.alertLaunchImage = alertLaunchImage
         info.desiredKeys = desiredKeys.isEmpty ? nil : desiredKeys
-        info.shouldBadge = shouldBadge
-        info.shouldSendContentAvailable = shouldSendContentAvailable
-        info.shouldSendMutableContent = shouldSendMutableContent
+        info.shouldBadge = shouldBadge ? true : nil
+        info.shouldSendContentAvailable = shouldSendContentAvailable ? true : nil
+        info.shouldSendMutableContent = shouldSendMutableContent ? true : nil
         info.category = category
         info.collapseIDKey = collapseIDKey
         self.wire = info
@@ -117,15 +118,15 @@ open class CKNotificationInfo: NSObject, NSSecureCoding, NSCopying, @unchecked S
     }
     open var shouldBadge: Bool {
         get { value(\.shouldBadge) ?? false }
-        set { update(\.shouldBadge, newValue) }
+        set { update(\.shouldBadge, newValue ? true : nil) }
     }
     open var shouldSendContentAvailable: Bool {
         get { value(\.shouldSendContentAvailable) ?? false }
-        set { update(\.shouldSendContentAvailable, newValue) }
+        set { update(\.shouldSendContentAvailable, newValue ? true : nil) }
     }
     open var shouldSendMutableContent: Bool {
         get { value(\.shouldSendMutableContent) ?? false }
-        set { update(\.shouldSendMutableContent, newValue) }
+        set { update(\.shouldSendMutableContent, newValue ? true : nil) }
     }
     open var category: String? {
         get { value(\.category) }

@@ -111,14 +111,17 @@ extension CKSyncEngine {
         }
 
         public var scope: Scope
-        public var operationGroup: CKOperationGroup?
+        /// The group the engine's requests belong to. Apple's is non-optional and defaults to a
+        /// group of its own; here it stays `nil` unless given (the engine labels nothing), and
+        /// reads as Apple's does (`options.operationGroup.name`).
+        public var operationGroup: CKOperationGroup!
 
         public init(scope: Scope = .all, operationGroup: CKOperationGroup? = nil) {
             self.scope = scope
             self.operationGroup = operationGroup
         }
 
-        public var description: String { "SendChangesOptions(scope: \(scope), operationGroup: \(operationGroup?.description ?? "nil"))" }
+        public var description: String { "SendChangesOptions(scope: \(scope), operationGroup: \(operationGroup.map { $0.description } ?? "nil"))" }
     }
 
     /// What ``CKSyncEngine/fetchChanges(_:)`` fetches: the zones its ``scope`` contains,
@@ -149,7 +152,10 @@ extension CKSyncEngine {
         }
 
         public var scope: Scope
-        public var operationGroup: CKOperationGroup?
+        /// The group the engine's requests belong to. Apple's is non-optional and defaults to a
+        /// group of its own; here it stays `nil` unless given (the engine labels nothing), and
+        /// reads as Apple's does (`options.operationGroup.name`).
+        public var operationGroup: CKOperationGroup!
         /// Zones to fetch first.
         public var prioritizedZoneIDs: [CKRecordZone.ID] = []
 
@@ -159,7 +165,7 @@ extension CKSyncEngine {
         }
 
         public var description: String {
-            "FetchChangesOptions(scope: \(scope), operationGroup: \(operationGroup?.description ?? "nil"), prioritizedZoneIDs: \(prioritizedZoneIDs.map(\.zoneName)))"
+            "FetchChangesOptions(scope: \(scope), operationGroup: \(operationGroup.map { $0.description } ?? "nil"), prioritizedZoneIDs: \(prioritizedZoneIDs.map(\.zoneName)))"
         }
     }
 

@@ -16,11 +16,11 @@ struct SharesRoutes {
 
     @Sendable private func resolve(_ request: Request, context: DatabaseContext) async throws -> Response {
         let body = try await JSONBody.decode(ShortGUIDsRequest.self, from: request, limit: limits.requestBytes)
-        return try JSONBody.response(try await shares.resolve(body, scope: context.scope))
+        return try JSONBody.response(try await shares.resolve(body, scope: context.scope), extensions: WireExtensions(request))
     }
 
     @Sendable private func accept(_ request: Request, context: DatabaseContext) async throws -> Response {
         let body = try await JSONBody.decode(ShortGUIDsRequest.self, from: request, limit: limits.requestBytes)
-        return try JSONBody.response(try await shares.accept(body, scope: context.scope))
+        return try JSONBody.response(try await shares.accept(body, scope: context.scope), extensions: WireExtensions(request))
     }
 }

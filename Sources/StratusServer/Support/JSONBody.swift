@@ -63,10 +63,13 @@ enum JSONBody {
     }
 
     /// A 200 response carrying `value` as JSON.
-    static func response<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok, numbersAsStrings: Bool = false) throws -> Response {
+    static func response<T: Encodable>(
+        _ value: T, status: HTTPResponse.Status = .ok, numbersAsStrings: Bool = false, extensions: WireExtensions = []
+    ) throws -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=UTF-8"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: try encode(value, numbersAsStrings: numbersAsStrings)))
+        let body = try encode(value, numbersAsStrings: numbersAsStrings, extensions: extensions)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: body))
     }
 
     /// A 200 response carrying `value` as JSON, written by ``JSONWriter`` (records responses:
@@ -81,10 +84,11 @@ enum JSONBody {
     }
 
     /// `value` as the server writes JSON (slashes unescaped).
-    static func encode<T: Encodable>(_ value: T, numbersAsStrings: Bool = false) throws -> ByteBuffer {
+    static func encode<T: Encodable>(_ value: T, numbersAsStrings: Bool = false, extensions: WireExtensions = []) throws -> ByteBuffer {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
         if numbersAsStrings { encoder.userInfo[.numbersAsStrings] = true }
+        if !extensions.isEmpty { encoder.userInfo[.wireExtensions] = extensions }
         return ByteBuffer(data: try encoder.encode(value))
     }
 
