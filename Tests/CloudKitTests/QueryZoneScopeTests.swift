@@ -45,6 +45,12 @@ import Testing
                 cursor = next.value
             } while cursor != nil && found.count < 20
             #expect(Set(found) == Set(saved.map(\.recordID)) && found.count == saved.count)
+
+            // Apple's system field keys name system fields in sort descriptors.
+            let newestFirst = CKQuery(recordType: "Place", predicate: NSPredicate(format: "tag == %@", "scope"))
+            newestFirst.sortDescriptors = [NSSortDescriptor(key: CKRecord.SystemFieldKey.creationDate, ascending: false)]
+            let (sorted, _) = try await db.records(matching: newestFirst, inZoneWith: zones[0])
+            #expect(sorted.count == 2)
         }
     }
 }
