@@ -2,8 +2,8 @@ import CloudKit
 import Foundation
 import Testing
 
-/// The events of one fetch and of one send arrive one at a time in Apple's order, and every
-/// will… has its did…. `stateUpdate`s come wherever the state changed; the sequences compared
+/// The events of one fetch and of one send arrive one at a time in Apple's order — the account
+/// before any sync — and every will… has its did…. `stateUpdate`s come wherever the state changed; the sequences compared
 /// leave them out, and a separate check places the one after each page or batch.
 @Suite struct SyncEngineEventOrderTests {
     @Test func aFetchDeliversItsEventsInApplesOrderWithSignInOnTheFirstFetchOnly() async throws {
@@ -16,7 +16,7 @@ import Testing
 
             try await tablet.fetch()
             #expect(await tablet.milestones == [
-                "willFetchChanges", "accountChange signIn", "fetchedDatabaseChanges",
+                "accountChange signIn", "willFetchChanges", "fetchedDatabaseChanges",
                 "willFetchRecordZoneChanges Notes", "fetchedRecordZoneChanges", "didFetchRecordZoneChanges Notes",
                 "didFetchChanges",
             ])
@@ -46,7 +46,7 @@ import Testing
         try await StratusServerProcess.with { server in
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             try await phone.fetch()
-            #expect(await phone.milestones == ["willFetchChanges", "accountChange signIn", "didFetchChanges"], "an empty database")
+            #expect(await phone.milestones == ["accountChange signIn", "willFetchChanges", "didFetchChanges"], "an empty database")
 
             // The zone is new to the phone: it goes first, in sentDatabaseChanges.
             await phone.resetLog()

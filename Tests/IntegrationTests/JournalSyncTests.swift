@@ -23,10 +23,10 @@ struct JournalSyncTests {
             try await ipad.sync()
             let captions = try await ipad.records(in: .private).compactMap { $0.fields["caption"]?.value }
             #expect(Set(captions) == [.string("Lisbon"), .string("Porto"), .string("Faro")])
-            // The engine's events come in CKSyncEngine's order.
+            // The engine's events come in CKSyncEngine's order: the account before any sync.
             let order = await ipad.events.filter { $0.scope == .private }.map(\.name)
             #expect(Array(order.prefix(6)) == [
-                "willFetchChanges", "accountChange", "fetchedDatabaseChanges",
+                "accountChange", "willFetchChanges", "fetchedDatabaseChanges",
                 "willFetchRecordZoneChanges", "fetchedRecordZoneChanges", "didFetchRecordZoneChanges",
             ])
             #expect(order.last == "didFetchChanges")

@@ -58,9 +58,13 @@ extension CKSyncEngine {
     /// How soon after changes are added a send starts (changes added meanwhile go with it).
     static let sendDelay: Duration = .milliseconds(100)
 
-    /// Fetches now, sends when changes are added, and listens for pushes.
+    /// Fetches now, sends what a restored state holds pending (and whenever changes are added),
+    /// and listens for pushes.
     func startAutomaticSync() {
         scheduleFetch()
+        if !state.pendingRecordZoneChanges.isEmpty || !state.pendingDatabaseChanges.isEmpty || state.hasPendingUntrackedChanges {
+            scheduleSend(after: 0)
+        }
         let scope = database.databaseScope
         let container = database.container
         let weakEngine = WeakEngine(self)

@@ -47,6 +47,17 @@ extension CKSyncEngine {
     /// (`quotaExceeded`) never drops the user's edit; the next send after room is made takes it.
     static func keepsPending(_ error: CKError) -> Bool { error.code == .quotaExceeded }
 
+    /// Whether a change refused with `error` is sent again by the engine itself — what Apple's
+    /// engine retries: the network, an unavailable service, rate limits, a busy zone, and a
+    /// request refused for its credentials or cancelled (an item answered so because its zone's
+    /// request failed, in a send spanning zones). It stays pending, for a later send.
+    static func retriesItself(_ error: CKError) -> Bool {
+        switch error.code {
+        case .notAuthenticated, .accountTemporarilyUnavailable, .operationCancelled: true
+        default: SyncRetry.isTransient(error)
+        }
+    }
+
     /// What one send keeps track of.
     struct SendPass {
         /// Changes already sent in this pass (a second batch holding only these ends it), with
@@ -110,8 +121,9 @@ extension CKSyncEngine {
         await report(batch, answer, pass: &pass)
     }
 
-    /// Reports a batch's answers: saved and deleted changes leave the queue, a transient failure
-    /// stays pending, any other failure leaves it and goes to the delegate.
+    /// Reports a batch's answers: saved and deleted changes leave the queue, a failure the engine
+    /// retries itself (``retriesItself(_:)``) or a full account stays pending, any other failure
+    /// leaves it and goes to the delegate.
     private func report(
         _ batch: RecordZoneChangeBatch,
         _ answer: (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>]),
@@ -131,9 +143,12 @@ extension CKSyncEngine {
                 let error = failure as? CKError ?? CKError(.internalError, "\(failure)")
                 failedSaves.append(.init(record: record, error: error))
                 pass.itemFailures[record.recordID] = error
-                if SyncRetry.isTransient(error) {
-                    pass.transient(after: retryDelay(error))
-                    retryTimes.hold(.saveRecord(record.recordID), for: retryDelay(error))
+                if Self.retriesItself(error) {
+                    // Held back until its retry time only when the server asked to wait.
+                    if SyncRetry.isTransient(error) {
+                        pass.transient(after: retryDelay(error))
+                        retryTimes.hold(.saveRecord(record.recordID), for: retryDelay(error))
+                    }
                 } else if !Self.keepsPending(error) {
                     answered.append(.saveRecord(record.recordID))
                 }
@@ -149,9 +164,12 @@ extension CKSyncEngine {
                 let error = failure as? CKError ?? CKError(.internalError, "\(failure)")
                 failedDeletes[id] = error
                 pass.itemFailures[id] = error
-                if SyncRetry.isTransient(error) {
-                    pass.transient(after: retryDelay(error))
-                    retryTimes.hold(.deleteRecord(id), for: retryDelay(error))
+                if Self.retriesItself(error) {
+                    // Held back until its retry time only when the server asked to wait.
+                    if SyncRetry.isTransient(error) {
+                        pass.transient(after: retryDelay(error))
+                        retryTimes.hold(.deleteRecord(id), for: retryDelay(error))
+                    }
                 } else if !Self.keepsPending(error) {
                     answered.append(.deleteRecord(id))
                 }
@@ -207,10 +225,11 @@ extension CKSyncEngine {
         }
         // Answered changes leave the queue (the delegate adds a refused one again to retry); a
         // transient refusal or a full account keeps the change pending.
-        let kept = Set(failedSaves.filter { SyncRetry.isTransient($0.error) || Self.keepsPending($0.error) }.map(\.zone.zoneID))
-            .union(failedDeletes.filter { SyncRetry.isTransient($0.value) || Self.keepsPending($0.value) }.map(\.key))
+        let kept = Set(failedSaves.filter { Self.retriesItself($0.error) || Self.keepsPending($0.error) }.map(\.zone.zoneID))
+            .union(failedDeletes.filter { Self.retriesItself($0.value) || Self.keepsPending($0.value) }.map(\.key))
         for error in failedSaves.map(\.error) + Array(failedDeletes.values) where SyncRetry.isTransient(error) { pass.transient(after: retryDelay(error)) }
-        state.remove(pendingDatabaseChanges: changes.filter { !kept.contains($0.zoneID) })
+        let answered = Set(changes.filter { !kept.contains($0.zoneID) }.map(CKSyncEngine.State.Serialization.PendingZone.init))
+        state.update { $0.zones.removeAll { answered.contains($0) } }
         await deliver(.sentDatabaseChanges(Event.SentDatabaseChanges(
             savedZones: saved, failedZoneSaves: failedSaves, deletedZoneIDs: deleted, failedZoneDeletes: failedDeletes
         )))

@@ -14,16 +14,21 @@ extension CKSyncEngine {
             self.stored = serialization ?? Serialization()
         }
 
-        /// Record changes waiting to be sent, oldest first (a record's later change replaces its earlier one).
+        /// Record changes waiting to be sent, in the order first added (a record's later change
+        /// replaces its earlier one in that place: a parent queued first is sent first).
         public var pendingRecordZoneChanges: [PendingRecordZoneChange] { lock.withLock { stored.pendingRecordZoneChanges() } }
 
         /// Zone changes waiting to be sent (a zone's later change replaces its earlier one).
         public var pendingDatabaseChanges: [PendingDatabaseChange] { lock.withLock { stored.pendingDatabaseChanges() } }
 
-        /// Set by the app when it has changes it has not added yet: the engine then asks for a batch anyway.
+        /// Set by the app when it has changes it has not added yet: the engine then asks for a batch
+        /// anyway (an automatic engine sends soon, as after `add`).
         public var hasPendingUntrackedChanges: Bool {
             get { lock.withLock { stored.hasPendingUntrackedChanges } }
-            set { lock.withLock { stored.hasPendingUntrackedChanges = newValue } }
+            set {
+                lock.withLock { stored.hasPendingUntrackedChanges = newValue }
+                onChange?()
+            }
         }
 
         /// Zones the server said changed and whose changes are not fetched yet.
@@ -35,9 +40,12 @@ extension CKSyncEngine {
             onChange?()
         }
 
+        /// Removes pending record changes; a `stateUpdate` follows, as for any change of the state.
         public func remove(pendingRecordZoneChanges changes: [PendingRecordZoneChange]) {
+            guard !changes.isEmpty else { return }
             let removed = Set(changes.map(Serialization.PendingRecord.init))
             lock.withLock { stored.records.removeAll { removed.contains($0) } }
+            onChange?()
         }
 
         public func add(pendingDatabaseChanges changes: [PendingDatabaseChange]) {
@@ -46,9 +54,12 @@ extension CKSyncEngine {
             onChange?()
         }
 
+        /// Removes pending zone changes; a `stateUpdate` follows, as for any change of the state.
         public func remove(pendingDatabaseChanges changes: [PendingDatabaseChange]) {
+            guard !changes.isEmpty else { return }
             let removed = Set(changes.map(Serialization.PendingZone.init))
             lock.withLock { stored.zones.removeAll { removed.contains($0) } }
+            onChange?()
         }
 
         /// Reads or changes the stored state under the lock (the engine's bookkeeping).
@@ -136,12 +147,18 @@ extension CKSyncEngine.State {
         func pendingRecordZoneChanges() -> [CKSyncEngine.PendingRecordZoneChange] { records.map(\.change) }
         func pendingDatabaseChanges() -> [CKSyncEngine.PendingDatabaseChange] { zones.map(\.change) }
 
+        /// Adds changes: one for a record already pending takes that change's place in the list
+        /// (Apple's `[saveA, saveB]` stays so when `saveA` is added again), with a new sequence so an
+        /// answer to the one in flight does not remove it.
         mutating func add(_ changes: [CKSyncEngine.PendingRecordZoneChange]) {
             for var change in changes.map(PendingRecord.init) {
                 change.sequence = nextSequence
                 nextSequence += 1
-                records.removeAll { $0.recordName == change.recordName && $0.zone == change.zone }
-                records.append(change)
+                if let index = records.firstIndex(where: { $0.recordName == change.recordName && $0.zone == change.zone }) {
+                    records[index] = change
+                } else {
+                    records.append(change)
+                }
             }
         }
 
@@ -156,10 +173,14 @@ extension CKSyncEngine.State {
             records.removeAll { record in answered[record.change] == record.sequence }
         }
 
+        /// Adds zone changes: one for a zone already pending takes that change's place.
         mutating func add(_ changes: [CKSyncEngine.PendingDatabaseChange]) {
             for change in changes.map(PendingZone.init) {
-                zones.removeAll { $0.zone == change.zone }
-                zones.append(change)
+                if let index = zones.firstIndex(where: { $0.zone == change.zone }) {
+                    zones[index] = change
+                } else {
+                    zones.append(change)
+                }
             }
         }
 

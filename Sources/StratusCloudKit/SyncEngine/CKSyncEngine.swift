@@ -53,7 +53,20 @@ public final class CKSyncEngine: @unchecked Sendable {
         // automatic mode a reason to send.
         let weakEngine = WeakEngine(self)
         state.onChange = { weakEngine.engine?.stateChanged() }
+        checkAccountAtLaunch()
         if configuration.automaticallySync { startAutomaticSync() }
+    }
+
+    /// Asks who is signed in as soon as the engine exists — Apple's engine "automatically
+    /// listens for account changes" — so the app hears of a sign-in, switch or sign-out before
+    /// any sync (a send or fetch asked meanwhile waits its turn behind this check; one that finds
+    /// it failed checks again).
+    private func checkAccountAtLaunch() {
+        let weakEngine = WeakEngine(self)
+        schedule.schedule {
+            guard let engine = weakEngine.engine, !engine.accountChecked.isSet else { return }
+            _ = try? await engine.gate.run { if !engine.accountChecked.isSet { try await engine.checkAccount() } }
+        }
     }
 
     /// The app changed the state: tell the delegate (one event at a time), and send soon when automatic.
@@ -101,13 +114,14 @@ public final class CKSyncEngine: @unchecked Sendable {
 
     func fetchChanges(_ asked: FetchChangesOptions, reason: SyncReason) async throws {
         try await gate.run {
+            // The account first: a sign-in, switch or sign-out is reported before any sync.
+            try await self.checkAccount()
             var context = FetchChangesContext(reason: reason, options: asked)
             if let delegate = self.configuration.delegate {
                 context = FetchChangesContext(reason: reason, options: await delegate.nextFetchChangesOptions(context, syncEngine: self))
             }
             await self.deliver(.willFetchChanges(Event.WillFetchChanges(context: context)))
             do {
-                try await self.checkAccount()
                 try await self.ensureSubscription()
                 try await self.fetchDatabaseChanges()
                 let unfetched = self.state.update { $0.unfetchedZones.map(\.id) }

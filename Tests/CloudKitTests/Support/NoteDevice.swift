@@ -116,6 +116,13 @@ actor NoteDevice: CKSyncEngineDelegate {
         engine.state.add(pendingRecordZoneChanges: [.saveRecord(CKRecord.ID(recordName: name, zoneID: zone))])
     }
 
+    /// Knows a note without telling the engine (a note a relaunched app reads from its own
+    /// store, whose change the restored state still holds pending).
+    func remember(_ name: String, _ text: String, in zone: CKRecordZone.ID? = nil) {
+        notes[name] = text
+        noteZones[name] = zone ?? zoneID
+    }
+
     func delete(_ name: String) {
         let zone = noteZones[name] ?? zoneID
         notes[name] = nil
