@@ -33,3 +33,29 @@ import Testing
         #expect(state.pendingRecordZoneChanges() == [Self.save("parent"), .deleteRecord(CKRecord.ID(recordName: "child", zoneID: Self.zone))])
     }
 }
+
+/// A change a transient failure held back stays held through a saved state (a relaunch waits
+/// out the server's `retryAfter` too), and goes once its time has come.
+@Suite struct SyncEngineRetryHoldTests {
+    @Test func aHeldChangeStaysHeldThroughASavedState() throws {
+        let change = SyncEngineRulesTests.save("throttled")
+        var state = CKSyncEngine.State.Serialization()
+        state.add([change, SyncEngineRulesTests.save("free")])
+        let now = Date(timeIntervalSince1970: 1_000)
+        state.hold(change, until: now.addingTimeInterval(30))
+        var relaunched = try JSONDecoder().decode(CKSyncEngine.State.Serialization.self, from: JSONEncoder().encode(state))
+        #expect(relaunched.held(at: now) == [change])
+        #expect(relaunched.longestHold(at: now) == 30)
+        #expect(relaunched.held(at: now.addingTimeInterval(31)).isEmpty)
+        #expect(relaunched.longestHold(at: now.addingTimeInterval(31)) == nil)
+    }
+
+    @Test func aStateSavedBeforeHoldsExistedStillDecodes() throws {
+        var state = CKSyncEngine.State.Serialization()
+        state.add([SyncEngineRulesTests.save("a")])
+        var json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(state)) as? [String: Any] ?? [:]
+        json["retryAt"] = nil
+        let old = try JSONDecoder().decode(CKSyncEngine.State.Serialization.self, from: JSONSerialization.data(withJSONObject: json))
+        #expect(old.pendingRecordZoneChanges() == [SyncEngineRulesTests.save("a")])
+    }
+}

@@ -58,12 +58,14 @@ extension CKSyncEngine {
     /// How soon after changes are added a send starts (changes added meanwhile go with it).
     static let sendDelay: Duration = .milliseconds(100)
 
-    /// Fetches now, sends what a restored state holds pending (and whenever changes are added),
-    /// and listens for pushes.
+    /// Fetches now, sends what a restored state holds pending (what a transient failure held
+    /// back, once its retry time comes) and whenever changes are added, and listens for pushes.
     func startAutomaticSync() {
         scheduleFetch()
         if !state.pendingRecordZoneChanges.isEmpty || !state.pendingDatabaseChanges.isEmpty || state.hasPendingUntrackedChanges {
             scheduleSend(after: 0)
+            // Changes a transient failure held back before the relaunch go once their time comes.
+            if let hold = state.update({ $0.longestHold(at: Date()) }) { scheduleSend(after: hold) }
         }
         let scope = database.databaseScope
         let container = database.container

@@ -78,7 +78,7 @@ extension CKSyncEngine {
         guard pass.requestFailure == nil, let delegate = configuration.delegate,
             var batch = await delegate.nextRecordZoneChangeBatch(context, syncEngine: self)
         else { return nil }
-        let waiting = retryTimes.waiting()
+        let waiting = state.update { $0.held(at: Date()) }
         batch.recordsToSave.removeAll { pass.attempted[.saveRecord($0.recordID)] != nil || waiting.contains(.saveRecord($0.recordID)) }
         batch.recordIDsToDelete.removeAll { pass.attempted[.deleteRecord($0)] != nil || waiting.contains(.deleteRecord($0)) }
         guard !batch.recordsToSave.isEmpty || !batch.recordIDsToDelete.isEmpty else { return nil }
@@ -147,7 +147,8 @@ extension CKSyncEngine {
                     // Held back until its retry time only when the server asked to wait.
                     if SyncRetry.isTransient(error) {
                         pass.transient(after: retryDelay(error))
-                        retryTimes.hold(.saveRecord(record.recordID), for: retryDelay(error))
+                        let until = Date().addingTimeInterval(retryDelay(error))
+                        state.update { $0.hold(.saveRecord(record.recordID), until: until) }
                     }
                 } else if !Self.keepsPending(error) {
                     answered.append(.saveRecord(record.recordID))
@@ -168,7 +169,8 @@ extension CKSyncEngine {
                     // Held back until its retry time only when the server asked to wait.
                     if SyncRetry.isTransient(error) {
                         pass.transient(after: retryDelay(error))
-                        retryTimes.hold(.deleteRecord(id), for: retryDelay(error))
+                        let until = Date().addingTimeInterval(retryDelay(error))
+                        state.update { $0.hold(.deleteRecord(id), until: until) }
                     }
                 } else if !Self.keepsPending(error) {
                     answered.append(.deleteRecord(id))

@@ -114,6 +114,9 @@ extension CKSyncEngine.State {
                 let id = CKRecord.ID(recordName: recordName, zoneID: zone.id)
                 return delete ? .deleteRecord(id) : .saveRecord(id)
             }
+
+            /// The change's name in ``retryAt``.
+            var key: String { "\(delete ? "delete" : "save")/\(zone.key)/\(recordName)" }
         }
 
         /// A pending zone change as stored.
@@ -141,6 +144,10 @@ extension CKSyncEngine.State {
         var user: String?
         /// The account the engine's database subscription was saved for.
         var subscribedUser: String?
+        /// When each record change a transient failure held back may be sent again (seconds since
+        /// 1970, by ``PendingRecord/key``): kept in the state, so a relaunch waits out the
+        /// server's `retryAfter` too. Optional: states saved before it decode.
+        var retryAt: [String: Double]?
 
         init() {}
 
@@ -171,6 +178,25 @@ extension CKSyncEngine.State {
         /// Removes answered changes, unless the app added them again since they were sent.
         mutating func remove(answered: [CKSyncEngine.PendingRecordZoneChange: Int]) {
             records.removeAll { record in answered[record.change] == record.sequence }
+            let pending = Set(records.map(\.key))
+            retryAt = retryAt?.filter { pending.contains($0.key) }
+        }
+
+        /// Holds `change` back until `date` (a transient failure's retry time).
+        mutating func hold(_ change: CKSyncEngine.PendingRecordZoneChange, until date: Date) {
+            retryAt = (retryAt ?? [:]).merging([PendingRecord(change).key: date.timeIntervalSince1970]) { max($0, $1) }
+        }
+
+        /// The changes still held back at `now`.
+        mutating func held(at now: Date) -> Set<CKSyncEngine.PendingRecordZoneChange> {
+            retryAt = retryAt?.filter { $0.value > now.timeIntervalSince1970 }
+            let keys = Set(retryAt.map { Array($0.keys) } ?? [])
+            return Set(records.filter { keys.contains($0.key) }.map(\.change))
+        }
+
+        /// How long until the last held change may go (`nil`: none is held at `now`).
+        func longestHold(at now: Date) -> Double? {
+            retryAt?.values.map { $0 - now.timeIntervalSince1970 }.filter { $0 > 0 }.max()
         }
 
         /// Adds zone changes: one for a zone already pending takes that change's place.

@@ -41,9 +41,6 @@ public final class CKSyncEngine: @unchecked Sendable {
     let schedule = SyncSchedule()
     /// Whether this engine asked who is signed in (before its first fetch or send).
     let accountChecked = OnceFlag()
-    /// Record changes a transient failure holds back until their retry time, however soon the
-    /// app sends again (the server's `retryAfter`, else a second).
-    let retryTimes = RetryTimes()
 
     public init(_ configuration: Configuration) {
         self.configuration = configuration

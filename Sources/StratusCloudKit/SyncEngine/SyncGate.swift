@@ -52,24 +52,3 @@ final class OnceFlag: @unchecked Sendable {
 
     func set() { lock.withLock { value = true } }
 }
-
-/// When each record change a transient failure held back may be sent again.
-final class RetryTimes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var times: [CKSyncEngine.PendingRecordZoneChange: ContinuousClock.Instant] = [:]
-
-    /// Holds `change` back for `seconds`.
-    func hold(_ change: CKSyncEngine.PendingRecordZoneChange, for seconds: Double) {
-        let until = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        lock.withLock { times[change] = until }
-    }
-
-    /// The changes still held back now.
-    func waiting() -> Set<CKSyncEngine.PendingRecordZoneChange> {
-        let now = ContinuousClock.now
-        return lock.withLock {
-            times = times.filter { $0.value > now }
-            return Set(times.keys)
-        }
-    }
-}
