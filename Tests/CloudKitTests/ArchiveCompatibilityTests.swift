@@ -101,4 +101,28 @@ import Testing
         let error = await #expect(throws: CKError.self) { _ = try await db.records(matching: restored) }
         #expect(error?.code == .invalidArguments)
     }
+
+    @Test func archivesStratusWroteBeforeAppleKeysStillDecode() throws {
+        // A record and a token as Stratus archived them before it wrote Apple's keys.
+        let archiver = NSKeyedArchiver(requiringSecureCoding: true)
+        archiver.encode("Contact" as NSString, forKey: "recordType")
+        archiver.encode(CKRecord.ID(recordName: "ana"), forKey: "recordID")
+        archiver.encode("tag-1" as NSString, forKey: "recordChangeTag")
+        archiver.encode(1_700_000_000.0, forKey: "creationDate")
+        archiver.encode(Data(#"{"name":{"type":"STRING","value":"Ana"},"visits":{"type":"INT64","value":3}}"#.utf8) as NSData, forKey: "fields")
+        archiver.encode(["visits" as NSString] as NSArray, forKey: "changedKeys")
+        let unarchiver = try NSKeyedUnarchiver(forReadingFrom: archiver.encodedData)
+        unarchiver.requiresSecureCoding = true
+        let record = try #require(CKRecord(coder: unarchiver))
+        #expect(record.recordType == "Contact" && record.recordID.recordName == "ana" && record.recordChangeTag == "tag-1")
+        #expect(record.creationDate == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(record["name"] as? String == "Ana" && record["visits"] as? Int64 == 3)
+        #expect(record.changedKeys() == ["visits"])
+
+        let token = NSKeyedArchiver(requiringSecureCoding: true)
+        token.encode("opaque-token" as NSString, forKey: "value")
+        let tokenReader = try NSKeyedUnarchiver(forReadingFrom: token.encodedData)
+        tokenReader.requiresSecureCoding = true
+        #expect(CKServerChangeToken(coder: tokenReader) != nil)
+    }
 }

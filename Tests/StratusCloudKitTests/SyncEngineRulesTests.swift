@@ -18,6 +18,8 @@ import Testing
         for code in [CKError.Code.permissionFailure, .serverRecordChanged, .unknownItem, .invalidArguments, .zoneNotFound] {
             #expect(!CKSyncEngine.retriesItself(CKError(code, "x")), "\(code)")
         }
+        // Whatever its code, an item its failed request left unanswered stays pending.
+        #expect(CKSyncEngine.retriesItself(CKError.unanswered(CKError(.serverRejectedRequest, "500"))))
     }
 
     @Test func aChangeAddedAgainKeepsItsPlaceWithANewerSequence() {

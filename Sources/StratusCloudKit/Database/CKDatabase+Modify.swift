@@ -26,13 +26,14 @@ extension CKDatabase {
                 try await modify(saves, deletes, in: zoneID, savePolicy: savePolicy, atomically: atomically, into: &results)
             } catch {
                 // What earlier requests committed stands (an app told nothing would send it again);
-                // what was not answered fails with the error.
+                // what was not answered fails with the error, marked unanswered.
                 guard !results.isEmpty else { throw error }
+                let unanswered = CKError.unanswered(error)
                 for later in zones[position...] {
                     for record in recordsToSave where record.recordID.zoneID == later && results.saves[record.recordID] == nil {
-                        results.saves[record.recordID] = .failure(error)
+                        results.saves[record.recordID] = .failure(unanswered)
                     }
-                    for id in recordIDsToDelete where id.zoneID == later && results.deletes[id] == nil { results.deletes[id] = .failure(error) }
+                    for id in recordIDsToDelete where id.zoneID == later && results.deletes[id] == nil { results.deletes[id] = .failure(unanswered) }
                 }
                 break
             }

@@ -106,6 +106,24 @@ extension CKError {
 }
 
 extension CKError {
+    /// `userInfo` key (Stratus's) marking an item's error as its request's: the request failed as
+    /// a whole, so the server answered nothing for the item.
+    static let requestFailedKey = "StratusRequestFailed"
+
+    /// The error of an item whose request failed as a whole (a later zone's, in a modify spanning
+    /// zones): the request's error, marked so that no one mistakes it for the server's answer.
+    static func unanswered(_ error: any Error) -> CKError {
+        let failure = error as? CKError ?? CKError(.internalError, "\(error)")
+        var info = failure.errorUserInfo
+        info[requestFailedKey] = true
+        return CKError(failure.code, userInfo: info)
+    }
+
+    /// Whether the server answered nothing for the item this error is about (``unanswered(_:)``).
+    var isUnanswered: Bool { errorUserInfo[Self.requestFailedKey] as? Bool == true }
+}
+
+extension CKError {
     /// A per-subscription failure.
     init(_ error: SubscriptionError) {
         var info: [String: Any] = [NSLocalizedDescriptionKey: error.reason]

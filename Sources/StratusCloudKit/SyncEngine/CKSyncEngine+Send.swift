@@ -49,10 +49,12 @@ extension CKSyncEngine {
 
     /// Whether a change refused with `error` is sent again by the engine itself — what Apple's
     /// engine retries: the network, an unavailable service, rate limits, a busy zone, and a
-    /// request refused for its credentials or cancelled (an item answered so because its zone's
-    /// request failed, in a send spanning zones). It stays pending, for a later send.
+    /// request refused for its credentials or cancelled; and any item the server did not answer
+    /// (its zone's request failed as a whole, in a send spanning zones, a 5xx included). It stays
+    /// pending, for a later send.
     static func retriesItself(_ error: CKError) -> Bool {
-        switch error.code {
+        if error.isUnanswered { return true }
+        return switch error.code {
         case .notAuthenticated, .accountTemporarilyUnavailable, .operationCancelled: true
         default: SyncRetry.isTransient(error)
         }
