@@ -4,6 +4,7 @@ import Foundation
 /// import): a name, how many items and how much data, and the configuration its operations
 /// start from. As on Apple's service the group labels work; it changes nothing about how the
 /// operations run. ``CKOperation/group`` and CKSyncEngine's options carry one.
+// `@unchecked Sendable` (as Apple declares it): its mutable properties live in `stored`, under `state`.
 open class CKOperationGroup: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
     /// About how much data the group's operations move.
     public enum TransferSize: Int, Sendable, Hashable {
@@ -17,8 +18,7 @@ open class CKOperationGroup: NSObject, NSSecureCoding, NSCopying, @unchecked Sen
         case hundredsOfGigabytes = 7
     }
 
-    /// The properties an app sets, under one lock (`@unchecked`: every mutable field is read and
-    /// written through `state` only).
+    /// The properties an app sets, read and written under `state` only.
     private struct State {
         var defaultConfiguration = CKOperation.Configuration()
         var name: String?

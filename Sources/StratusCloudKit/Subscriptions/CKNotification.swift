@@ -5,6 +5,7 @@ import Foundation
 /// ``CKRecordZoneNotification`` or ``CKQueryNotification``. A Stratus server serves the payloads
 /// at its webcourier URL with `?format=apns`: `aps` (the alert) and `ck` (the container `cid`, the
 /// notification `nid`, and one of `met`, `fet` or `qry`; see `ApplePushPayload`).
+// `@unchecked Sendable`: every property is a `let`; `recordFields` holds the payload's property-list values.
 open class CKNotification: NSObject, @unchecked Sendable {
     /// What fired.
     public enum NotificationType: Int, Sendable, Hashable {
@@ -96,6 +97,7 @@ extension _CKNotificationFromPayload where Self: CKNotification {
 }
 
 /// A notification that something changed in a database (a ``CKDatabaseSubscription`` fired).
+// `@unchecked Sendable`: immutable, as its superclass.
 open class CKDatabaseNotification: CKNotification, @unchecked Sendable {
     public let databaseScope: CKDatabase.Scope
 
@@ -106,6 +108,7 @@ open class CKDatabaseNotification: CKNotification, @unchecked Sendable {
 }
 
 /// A notification that a zone's records changed (a ``CKRecordZoneSubscription`` fired).
+// `@unchecked Sendable`: immutable, as its superclass.
 open class CKRecordZoneNotification: CKNotification, @unchecked Sendable {
     public let recordZoneID: CKRecordZone.ID?
     public let databaseScope: CKDatabase.Scope
@@ -119,6 +122,7 @@ open class CKRecordZoneNotification: CKNotification, @unchecked Sendable {
 
 /// A notification that a record matching a query was created, updated or deleted (a
 /// ``CKQuerySubscription`` fired).
+// `@unchecked Sendable`: immutable, as its superclass.
 open class CKQueryNotification: CKNotification, @unchecked Sendable {
     /// What happened to the record.
     public enum Reason: Int, Sendable, Hashable {

@@ -3,6 +3,7 @@ import StratusModel
 
 /// Notifies when records matching a query are created, updated or deleted — in ``zoneID``, or
 /// in every zone of the database when it names none.
+// `@unchecked Sendable` as its superclass: `zoneID` is set before the subscription is saved.
 open class CKQuerySubscription: CKSubscription, @unchecked Sendable {
     /// Which changes fire a query subscription.
     public struct Options: OptionSet, Sendable, Hashable {
