@@ -18,8 +18,8 @@ extension CKContainer {
         }
     }
 
-    /// Makes a participant of the account with this email address (an address with no account
-    /// yet is invited by email).
+    /// Makes a participant of the account with this email address (`unknownItem` when no
+    /// account has it).
     public func fetchShareParticipant(
         withEmailAddress emailAddress: String, completionHandler: @escaping @Sendable (CKShare.Participant?, (any Error)?) -> Void
     ) {

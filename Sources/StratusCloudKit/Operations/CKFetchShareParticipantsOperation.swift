@@ -1,11 +1,11 @@
 import Foundation
 
 /// Turns user lookups into share participants to add to a share: an email address through
-/// ``CKContainer/shareParticipant(forEmailAddress:)`` (an address with no account yet is invited
-/// by email), a user record ID through ``CKContainer/shareParticipant(forUserRecordID:)``.
-/// Reports each lookup's participant, then the whole — a failure of any lookup makes the result
-/// a `partialFailure` keyed by its ``CKUserIdentity/LookupInfo``. A container operation: run it
-/// with ``CKContainer/add(_:)``.
+/// ``CKContainer/shareParticipant(forEmailAddress:)`` (an address no account has fails
+/// `unknownItem`), a user record ID through ``CKContainer/shareParticipant(forUserRecordID:)``.
+/// Reports each lookup's participant, then the whole — a failure of any lookup makes the legacy
+/// completion block's error a `partialFailure` keyed by its ``CKUserIdentity/LookupInfo``. A
+/// container operation: run it with ``CKContainer/add(_:)``.
 open class CKFetchShareParticipantsOperation: CKOperation, @unchecked Sendable {
     /// The users to make participants of.
     open var userIdentityLookupInfos: [CKUserIdentity.LookupInfo]?

@@ -50,11 +50,6 @@ enum PredicateRegistry {
         return predicate
     }
 
-    /// The wire filters `predicate` stands for, when CloudKit accepts it (for archiving a query).
-    static func filters(of predicate: NSPredicate) -> [QueryFilter]? {
-        try? resolve(predicate).get().filters
-    }
-
     /// What `predicate`'s format parsed to; `nil` when it wasn't made by `NSPredicate(format:)` here.
     static func node(of predicate: NSPredicate) -> Result<PredicateNode, PredicateError>? {
         let id = ObjectIdentifier(predicate)
