@@ -95,6 +95,7 @@ open class CKSubscription: NSObject, NSSecureCoding, NSCopying, @unchecked Senda
 
 /// Notifies of every change in the private or shared database (what CKSyncEngine saves), or
 /// only of changes to records of ``recordType``.
+// `@unchecked Sendable` as its superclass: `recordType` is set before the subscription is saved.
 open class CKDatabaseSubscription: CKSubscription, @unchecked Sendable {
     open var recordType: CKRecord.RecordType?
 
@@ -126,6 +127,7 @@ open class CKDatabaseSubscription: CKSubscription, @unchecked Sendable {
 
 /// Notifies of every change in one custom zone of the private database, or only of changes to
 /// records of ``recordType``.
+// `@unchecked Sendable` as its superclass: `recordType` is set before the subscription is saved.
 open class CKRecordZoneSubscription: CKSubscription, @unchecked Sendable {
     public let zoneID: CKRecordZone.ID
     open var recordType: CKRecord.RecordType?
