@@ -2,10 +2,11 @@ import CloudKit
 import Foundation
 import Testing
 
-/// `quotaExceeded`: the account's storage is full. The edit is never dropped: the engine reports
-/// the refused save, keeps the change pending, and sends it once there is room again.
+/// `quotaExceeded`: the account's storage is full. Apple's engine does not retry it: the refused
+/// save is reported once and leaves the pending list, and the app — which keeps its edit —
+/// adds it again once the user made room. Nothing is lost.
 @Suite struct SyncEngineQuotaTests {
-    @Test func aSaveRefusedForQuotaStaysPendingAndGoesOutOnceThereIsRoom() async throws {
+    @Test func aSaveRefusedForQuotaIsReportedOnceAndGoesOutWhenTheAppAddsItAgain() async throws {
         try await StratusServerProcess.with { server in
             let alice = try server.container("alice")
             let phone = NoteDevice(alice.privateCloudDatabase, zoneID: notesZone)
@@ -17,16 +18,23 @@ import Testing
             let container = server.containerIdentifier
             #expect(try server.stratus(["account", "quota", "--container", container, "--user", user, "--bytes", "1"]) == 0)
             await phone.resetLog()
+            let second = CKRecord.ID(recordName: "second", zoneID: notesZone)
             await phone.write("second", String(repeating: "a note too large for a full account ", count: 20))
             let refused = try await #require(throws: CKError.self) { try await phone.send() }
             #expect([.partialFailure, .quotaExceeded].contains(refused.code), "\(refused.code)")
-            let pending = await phone.engine.state.pendingRecordZoneChanges
-            #expect(pending.contains(.saveRecord(CKRecord.ID(recordName: "second", zoneID: notesZone))), "the edit stays pending")
+            #expect(await phone.failedSaves.map(\.code) == [.quotaExceeded])
+            #expect(await !phone.engine.state.pendingRecordZoneChanges.contains(.saveRecord(second)), "refused for good: it leaves the list")
+            #expect(await phone.waitingForRoom == [second], "the app keeps the edit")
+
+            // Reported once: the next send has nothing to say about it.
+            try await phone.send()
+            #expect(await phone.failedSaves.count == 1)
 
             #expect(try server.stratus(["account", "quota", "--container", container, "--user", user, "--none"]) == 0)
+            await phone.userMadeRoom()
             try await phone.send()
             #expect(await phone.engine.state.pendingRecordZoneChanges.isEmpty)
-            let saved = try await alice.privateCloudDatabase.record(for: CKRecord.ID(recordName: "second", zoneID: notesZone))
+            let saved = try await alice.privateCloudDatabase.record(for: second)
             #expect((saved["text"] as? String)?.hasPrefix("a note too large") == true)
         }
     }

@@ -1,26 +1,14 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import StratusCloudKit
 
-/// The engine's rules that need no server: which refusals it retries itself (they stay pending,
-/// never final to the app), and how the pending list keeps its order.
+/// The engine's state, without a server: how the pending list keeps its order, and that the
+/// app's own changes to it are reported.
 @Suite struct SyncEngineRulesTests {
     static let zone = CKRecordZone.ID(zoneName: "Notes")
     static func save(_ name: String) -> CKSyncEngine.PendingRecordZoneChange { .saveRecord(CKRecord.ID(recordName: name, zoneID: zone)) }
-
-    @Test func theCodesApplesEngineRetriesStayPending() {
-        let retried: [CKError.Code] = [
-            .notAuthenticated, .accountTemporarilyUnavailable, .networkFailure, .networkUnavailable, .requestRateLimited,
-            .serviceUnavailable, .zoneBusy, .operationCancelled,
-        ]
-        for code in retried { #expect(CKSyncEngine.retriesItself(CKError(code, "x")), "\(code)") }
-        for code in [CKError.Code.permissionFailure, .serverRecordChanged, .unknownItem, .invalidArguments, .zoneNotFound] {
-            #expect(!CKSyncEngine.retriesItself(CKError(code, "x")), "\(code)")
-        }
-        // Whatever its code, an item its failed request left unanswered stays pending.
-        #expect(CKSyncEngine.retriesItself(CKError.unanswered(CKError(.serverRejectedRequest, "500"))))
-    }
 
     @Test func aChangeAddedAgainKeepsItsPlaceWithANewerSequence() {
         var state = CKSyncEngine.State.Serialization()
@@ -34,6 +22,30 @@ import Testing
         state.add([.deleteRecord(CKRecord.ID(recordName: "child", zoneID: Self.zone))])
         #expect(state.pendingRecordZoneChanges() == [Self.save("parent"), .deleteRecord(CKRecord.ID(recordName: "child", zoneID: Self.zone))])
     }
+
+    /// Apple: a state update "also happens when you change the state yourself" — removing
+    /// changes and setting `hasPendingUntrackedChanges` included.
+    @Test func everyChangeTheAppMakesToTheStateIsReported() {
+        let state = CKSyncEngine.State(nil)
+        let reports = Counter()
+        state.onChange = { reports.increment() }
+        state.add(pendingRecordZoneChanges: [Self.save("a")])
+        state.remove(pendingRecordZoneChanges: [Self.save("a")])
+        state.add(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: Self.zone))])
+        state.remove(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: Self.zone))])
+        state.hasPendingUntrackedChanges = true
+        #expect(reports.value == 5)
+        // Nothing to add or remove is no change.
+        state.remove(pendingRecordZoneChanges: [])
+        #expect(reports.value == 5)
+    }
+}
+
+/// A count bumped from any thread.
+final class Counter: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+    func increment() { count.withLock { $0 += 1 } }
 }
 
 /// A change a transient failure held back stays held through a saved state (a relaunch waits

@@ -113,11 +113,14 @@ extension CKError {
     /// The error of an item whose request failed as a whole (a later zone's, in a modify spanning
     /// zones): the request's error, marked so that no one mistakes it for the server's answer.
     static func unanswered(_ error: any Error) -> CKError {
-        let failure = error as? CKError ?? CKError(.internalError, "\(error)")
+        let failure = wrapping(error)
         var info = failure.errorUserInfo
         info[requestFailedKey] = true
         return CKError(failure.code, userInfo: info)
     }
+
+    /// An error as CloudKit reports it: a ``CKError`` as it is, anything else an `internalError`.
+    static func wrapping(_ error: any Error) -> CKError { error as? CKError ?? CKError(.internalError, "\(error)") }
 
     /// Whether the server answered nothing for the item this error is about (``unanswered(_:)``).
     var isUnanswered: Bool { errorUserInfo[Self.requestFailedKey] as? Bool == true }

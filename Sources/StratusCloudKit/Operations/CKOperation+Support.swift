@@ -17,7 +17,7 @@ extension CKOperation {
 
     /// An error as a result block reports it: a ``CKError`` as it is, anything else an `internalError`.
     static func ckError(_ error: any Error) -> CKError {
-        error as? CKError ?? CKError(.internalError, "\(error)")
+        CKError.wrapping(error)
     }
 
     /// What a modern result block (`modifyRecordsResultBlock`, `fetchRecordsResultBlock`, …)

@@ -65,7 +65,7 @@ open class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
             queryResultBlock?(.success(page.queryCursor))
             legacyCompletion?(page.queryCursor, nil)
         } catch {
-            finish(with: error as? CKError ?? CKError(.internalError, "\(error)"))
+            finish(with: CKError.wrapping(error))
         }
     }
 

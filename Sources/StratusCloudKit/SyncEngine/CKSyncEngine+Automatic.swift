@@ -62,11 +62,8 @@ extension CKSyncEngine {
     /// back, once its retry time comes) and whenever changes are added, and listens for pushes.
     func startAutomaticSync() {
         scheduleFetch()
-        if !state.pendingRecordZoneChanges.isEmpty || !state.pendingDatabaseChanges.isEmpty || state.hasPendingUntrackedChanges {
-            scheduleSend(after: 0)
-            // Changes a transient failure held back before the relaunch go once their time comes.
-            if let hold = state.update({ $0.longestHold(at: Date()) }) { scheduleSend(after: hold) }
-        }
+        let now = self.now
+        for delay in SyncRules.launchSends(state.serialization, now: now) { scheduleSend(after: delay) }
         let scope = database.databaseScope
         let container = database.container
         let weakEngine = WeakEngine(self)
@@ -75,12 +72,15 @@ extension CKSyncEngine {
         })
     }
 
-    /// A send of everything pending, `seconds` from now (at least ``sendDelay``).
+    /// A send of everything pending, `seconds` from now on the engine's clock (at least
+    /// ``sendDelay`` of real time).
     func scheduleSend(after seconds: Double) {
         guard configuration.automaticallySync else { return }
         let weakEngine = WeakEngine(self)
+        let clock = configuration.clock
         schedule.schedule {
-            try? await Task.sleep(for: max(CKSyncEngine.sendDelay, .milliseconds(Int(seconds * 1000))))
+            try? await Task.sleep(for: CKSyncEngine.sendDelay)
+            try? await clock.sleep(seconds: seconds)
             guard !Task.isCancelled, let engine = weakEngine.engine else { return }
             try? await engine.sendChanges(SendChangesOptions(), reason: .scheduled)
         }

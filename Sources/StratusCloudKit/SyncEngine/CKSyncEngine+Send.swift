@@ -3,8 +3,10 @@ import Foundation
 extension CKSyncEngine {
     /// Sends pending zone changes, then record changes in the batches the delegate provides.
     /// A change leaves the queue once the server answered for it: saved, deleted, or refused for
-    /// good (reported in `sentRecordZoneChanges`; the delegate adds it again to retry). A
-    /// transient failure keeps it pending, sent again on a later send (after its `retryAfter`).
+    /// good (`quotaExceeded` included; reported once in `sentRecordZoneChanges`, the delegate
+    /// adds it again to retry). What the engine retries itself, and anything a failed request
+    /// left unanswered, stays pending for a later send (after its `retryAfter`): the rules are
+    /// ``SyncRules``'.
     /// - Throws: after reporting everything: the first request that failed, else a
     ///   `partialFailure` of the refused items.
     public func sendChanges(_ options: SendChangesOptions = SendChangesOptions()) async throws {
@@ -37,26 +39,9 @@ extension CKSyncEngine {
                 throw error
             }
             await self.deliver(.didSendChanges(Event.DidSendChanges(context: context)))
-            if let retryAfter = pass.retryAfter { self.scheduleSend(after: retryAfter) }
+            if let retryAt = pass.retryAt { self.scheduleSend(after: retryAt.timeIntervalSince(self.now)) }
             if let failure = pass.requestFailure { throw failure }
             if let failure = CKError.partialFailure(pass.itemFailures, of: pass.attempted.count) { throw failure }
-        }
-    }
-
-    /// Whether a refused change stays pending though not retried on its own: a full account
-    /// (`quotaExceeded`) never drops the user's edit; the next send after room is made takes it.
-    static func keepsPending(_ error: CKError) -> Bool { error.code == .quotaExceeded }
-
-    /// Whether a change refused with `error` is sent again by the engine itself — what Apple's
-    /// engine retries: the network, an unavailable service, rate limits, a busy zone, and a
-    /// request refused for its credentials or cancelled; and any item the server did not answer
-    /// (its zone's request failed as a whole, in a send spanning zones, a 5xx included). It stays
-    /// pending, for a later send.
-    static func retriesItself(_ error: CKError) -> Bool {
-        if error.isUnanswered { return true }
-        return switch error.code {
-        case .notAuthenticated, .accountTemporarilyUnavailable, .operationCancelled: true
-        default: SyncRetry.isTransient(error)
         }
     }
 
@@ -67,11 +52,17 @@ extension CKSyncEngine {
         var attempted: [PendingRecordZoneChange: Int] = [:]
         var requestFailure: CKError?
         var itemFailures: [AnyHashable: any Error] = [:]
-        /// The longest wait a transient failure asked for (then a send is scheduled).
-        var retryAfter: Double?
+        /// The latest time a transient failure asked to wait until (then a send is scheduled).
+        var retryAt: Date?
 
-        mutating func transient(after seconds: Double) {
-            retryAfter = max(retryAfter ?? 0, seconds)
+        mutating func retry(at date: Date) {
+            retryAt = max(retryAt ?? date, date)
+        }
+
+        /// Notes a request that failed as a whole (the first one is what the send throws).
+        mutating func failed(_ error: CKError, retryAt: Date?) {
+            if requestFailure == nil { requestFailure = error }
+            if let retryAt { retry(at: retryAt) }
         }
     }
 
@@ -80,7 +71,7 @@ extension CKSyncEngine {
         guard pass.requestFailure == nil, let delegate = configuration.delegate,
             var batch = await delegate.nextRecordZoneChangeBatch(context, syncEngine: self)
         else { return nil }
-        let waiting = state.update { $0.held(at: Date()) }
+        let waiting = state.update { $0.held(at: now) }
         batch.recordsToSave.removeAll { pass.attempted[.saveRecord($0.recordID)] != nil || waiting.contains(.saveRecord($0.recordID)) }
         batch.recordIDsToDelete.removeAll { pass.attempted[.deleteRecord($0)] != nil || waiting.contains(.deleteRecord($0)) }
         guard !batch.recordsToSave.isEmpty || !batch.recordIDsToDelete.isEmpty else { return nil }
@@ -100,32 +91,29 @@ extension CKSyncEngine {
                     saving: batch.recordsToSave, deleting: batch.recordIDsToDelete, savePolicy: .ifServerRecordUnchanged, atomically: batch.atomicByZone
                 )
             }
-        } catch let error as CKError where error.code == .limitExceeded && batch.recordsToSave.count + batch.recordIDsToDelete.count > 1
-            && !batch.atomicByZone
-        {
-            for half in batch.halves() { try await send(half, pass: &pass) }
-            return
-        } catch let error as CKError where error.code == .limitExceeded {
-            // Too large to send as asked (an atomic batch is never split: halves would commit
-            // apart): each change fails with limitExceeded, for the delegate to batch smaller.
-            let answer = (
-                saveResults: Dictionary(batch.recordsToSave.map { ($0.recordID, Result<CKRecord, any Error>.failure(error)) }, uniquingKeysWith: { $1 }),
-                deleteResults: Dictionary(batch.recordIDsToDelete.map { ($0, Result<Void, any Error>.failure(error)) }, uniquingKeysWith: { $1 })
-            )
-            await report(batch, answer, pass: &pass)
-            return
         } catch let error as CKError {
-            // Nothing was answered for these: they stay pending for a later send.
-            if pass.requestFailure == nil { pass.requestFailure = error }
-            if SyncRetry.isTransient(error) { pass.transient(after: retryDelay(error)) }
+            let count = batch.recordsToSave.count + batch.recordIDsToDelete.count
+            switch SyncRules.verdict(forRequest: error, changes: count, atomic: batch.atomicByZone, now: now) {
+            case .split:
+                for half in batch.halves() { try await send(half, pass: &pass) }
+            case .refuseEach:
+                let answer = (
+                    saveResults: Dictionary(batch.recordsToSave.map { ($0.recordID, Result<CKRecord, any Error>.failure(error)) }, uniquingKeysWith: { $1 }),
+                    deleteResults: Dictionary(batch.recordIDsToDelete.map { ($0, Result<Void, any Error>.failure(error)) }, uniquingKeysWith: { $1 })
+                )
+                await report(batch, answer, pass: &pass)
+            case .keptPending(let retryAt, let checkAccount):
+                // Nothing was answered for these: they stay pending for a later send.
+                pass.failed(error, retryAt: retryAt)
+                if checkAccount { accountChecked.clear() }
+            }
             return
         }
         await report(batch, answer, pass: &pass)
     }
 
-    /// Reports a batch's answers: saved and deleted changes leave the queue, a failure the engine
-    /// retries itself (``retriesItself(_:)``) or a full account stays pending, any other failure
-    /// leaves it and goes to the delegate.
+    /// Reports a batch's answers: each change's ``SyncRules/verdict(forChange:now:)`` says
+    /// whether it leaves the queue, stays pending, or is held back until its retry time.
     private func report(
         _ batch: RecordZoneChangeBatch,
         _ answer: (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>]),
@@ -135,26 +123,28 @@ extension CKSyncEngine {
         var failedSaves: [Event.SentRecordZoneChanges.FailedRecordSave] = []
         var deleted: [CKRecord.ID] = []
         var failedDeletes: [CKRecord.ID: CKError] = [:]
-        var answered: [PendingRecordZoneChange] = []
+        var answered: [PendingRecordZoneChange: Int] = [:]
+        let now = self.now
+        /// Applies the verdict on one change's answer (`nil`: taken).
+        func settle(_ change: PendingRecordZoneChange, _ error: CKError?) {
+            if let error { pass.itemFailures[change.recordID] = error }
+            switch SyncRules.verdict(forChange: error, now: now) {
+            case .answered: answered[change] = pass.attempted[change]
+            case .keptPending: break
+            case .heldUntil(let date):
+                pass.retry(at: date)
+                state.update { $0.hold(change, until: date) }
+            }
+        }
         for record in batch.recordsToSave {
             switch answer.saveResults[record.recordID] {
             case .success(let server)?:
                 saved.append(server)
-                answered.append(.saveRecord(record.recordID))
+                settle(.saveRecord(record.recordID), nil)
             case .failure(let failure)?:
-                let error = failure as? CKError ?? CKError(.internalError, "\(failure)")
+                let error = CKError.wrapping(failure)
                 failedSaves.append(.init(record: record, error: error))
-                pass.itemFailures[record.recordID] = error
-                if Self.retriesItself(error) {
-                    // Held back until its retry time only when the server asked to wait.
-                    if SyncRetry.isTransient(error) {
-                        pass.transient(after: retryDelay(error))
-                        let until = Date().addingTimeInterval(retryDelay(error))
-                        state.update { $0.hold(.saveRecord(record.recordID), until: until) }
-                    }
-                } else if !Self.keepsPending(error) {
-                    answered.append(.saveRecord(record.recordID))
-                }
+                settle(.saveRecord(record.recordID), error)
             case nil: break
             }
         }
@@ -162,34 +152,23 @@ extension CKSyncEngine {
             switch answer.deleteResults[id] {
             case .success?:
                 deleted.append(id)
-                answered.append(.deleteRecord(id))
+                settle(.deleteRecord(id), nil)
             case .failure(let failure)?:
-                let error = failure as? CKError ?? CKError(.internalError, "\(failure)")
+                let error = CKError.wrapping(failure)
                 failedDeletes[id] = error
-                pass.itemFailures[id] = error
-                if Self.retriesItself(error) {
-                    // Held back until its retry time only when the server asked to wait.
-                    if SyncRetry.isTransient(error) {
-                        pass.transient(after: retryDelay(error))
-                        let until = Date().addingTimeInterval(retryDelay(error))
-                        state.update { $0.hold(.deleteRecord(id), until: until) }
-                    }
-                } else if !Self.keepsPending(error) {
-                    answered.append(.deleteRecord(id))
-                }
+                settle(.deleteRecord(id), error)
             case nil: break
             }
         }
-        var sent: [PendingRecordZoneChange: Int] = [:]
-        for change in answered { sent[change] = pass.attempted[change] }
-        state.update { $0.remove(answered: sent) }
+        state.update { $0.remove(answered: answered) }
         await deliver(.sentRecordZoneChanges(Event.SentRecordZoneChanges(
             savedRecords: saved, failedRecordSaves: failedSaves, deletedRecordIDs: deleted, failedRecordDeletes: failedDeletes
         )))
         await deliverState()
     }
 
-    /// Sends the pending zone saves and deletes in scope, in one request.
+    /// Sends the pending zone saves and deletes in scope, in one request; each zone change's
+    /// verdict is a record change's (a zone change is never held, only sent again later).
     private func sendDatabaseChanges(_ options: SendChangesOptions, pass: inout SendPass) async throws {
         let changes = state.pendingDatabaseChanges.filter(options.scope.contains)
         guard !changes.isEmpty else { return }
@@ -199,40 +178,53 @@ extension CKSyncEngine {
         do {
             answer = try await retrying { try await self.database.modifyRecordZones(saving: saving, deleting: deleting) }
         } catch let error as CKError {
-            if pass.requestFailure == nil { pass.requestFailure = error }
-            if SyncRetry.isTransient(error) { pass.transient(after: retryDelay(error)) }
+            if case .keptPending(let retryAt, let checkAccount) = SyncRules.verdict(forRequest: error, changes: changes.count, atomic: true, now: now) {
+                pass.failed(error, retryAt: retryAt)
+                if checkAccount { accountChecked.clear() }
+            } else {
+                pass.failed(error, retryAt: nil)
+            }
             return
         }
         var saved: [CKRecordZone] = []
         var failedSaves: [Event.SentDatabaseChanges.FailedZoneSave] = []
         var deleted: [CKRecordZone.ID] = []
         var failedDeletes: [CKRecordZone.ID: CKError] = [:]
+        var answered: Set<CKSyncEngine.State.Serialization.PendingZone> = []
+        let now = self.now
+        /// Applies the verdict on one zone change's answer (`nil`: taken).
+        func settle(_ change: PendingDatabaseChange, _ error: CKError?) {
+            if let error { pass.itemFailures[change.zoneID] = error }
+            switch SyncRules.verdict(forChange: error, now: now) {
+            case .answered: answered.insert(CKSyncEngine.State.Serialization.PendingZone(change))
+            case .keptPending: break
+            case .heldUntil(let date): pass.retry(at: date)
+            }
+        }
         for zone in saving {
             switch answer.saveResults[zone.zoneID] {
-            case .success(let server)?: saved.append(server)
+            case .success(let server)?:
+                saved.append(server)
+                settle(.saveZone(zone), nil)
             case .failure(let failure)?:
-                let error = failure as? CKError ?? CKError(.internalError, "\(failure)")
+                let error = CKError.wrapping(failure)
                 failedSaves.append(.init(zone: zone, error: error))
-                pass.itemFailures[zone.zoneID] = error
+                settle(.saveZone(zone), error)
             case nil: break
             }
         }
         for id in deleting {
             switch answer.deleteResults[id] {
-            case .success?: deleted.append(id)
+            case .success?:
+                deleted.append(id)
+                settle(.deleteZone(id), nil)
             case .failure(let failure)?:
-                let error = failure as? CKError ?? CKError(.internalError, "\(failure)")
+                let error = CKError.wrapping(failure)
                 failedDeletes[id] = error
-                pass.itemFailures[id] = error
+                settle(.deleteZone(id), error)
             case nil: break
             }
         }
-        // Answered changes leave the queue (the delegate adds a refused one again to retry); a
-        // transient refusal or a full account keeps the change pending.
-        let kept = Set(failedSaves.filter { Self.retriesItself($0.error) || Self.keepsPending($0.error) }.map(\.zone.zoneID))
-            .union(failedDeletes.filter { Self.retriesItself($0.value) || Self.keepsPending($0.value) }.map(\.key))
-        for error in failedSaves.map(\.error) + Array(failedDeletes.values) where SyncRetry.isTransient(error) { pass.transient(after: retryDelay(error)) }
-        let answered = Set(changes.filter { !kept.contains($0.zoneID) }.map(CKSyncEngine.State.Serialization.PendingZone.init))
         state.update { $0.zones.removeAll { answered.contains($0) } }
         await deliver(.sentDatabaseChanges(Event.SentDatabaseChanges(
             savedZones: saved, failedZoneSaves: failedSaves, deletedZoneIDs: deleted, failedZoneDeletes: failedDeletes

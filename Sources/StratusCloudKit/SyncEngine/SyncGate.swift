@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Lets one fetch or send of an engine run at a time, in the order they asked (an actor alone
 /// would interleave them at every `await`).
@@ -27,28 +28,28 @@ actor SyncGate {
 enum SyncRetry {
     static func isTransient(_ error: CKError) -> Bool { error.code.isTransient }
 
-    /// Runs `call`, retrying transient failures up to `attempts` times; every wait is multiplied
-    /// by `delayScale` (1 but in simulations that compress time).
-    static func run<T>(attempts: Int = 4, delayScale: Double, _ call: () async throws -> T) async throws -> T {
+    /// Runs `call`, retrying transient failures up to `attempts` times, waiting on `clock`
+    /// (the real one but in simulations that compress time).
+    static func run<T>(attempts: Int = 4, clock: SyncClock, _ call: () async throws -> T) async throws -> T {
         var attempt = 1
         while true {
             do {
                 return try await call()
             } catch let error as CKError where isTransient(error) && attempt < attempts {
-                let wait = (error.retryAfterSeconds ?? 0.2 * Double(1 << attempt)) * delayScale
-                try await Task.sleep(for: .milliseconds(Int(min(wait, 30) * 1000)))
+                try await clock.sleep(seconds: min(error.retryAfterSeconds ?? 0.2 * Double(1 << attempt), 30))
                 attempt += 1
             }
         }
     }
 }
 
-/// A flag set once, read from any thread.
-final class OnceFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
+/// A flag set and cleared from any thread.
+final class LockedFlag: Sendable {
+    private let value = Mutex(false)
 
-    var isSet: Bool { lock.withLock { value } }
+    var isSet: Bool { value.withLock { $0 } }
 
-    func set() { lock.withLock { value = true } }
+    func set() { value.withLock { $0 = true } }
+
+    func clear() { value.withLock { $0 = false } }
 }

@@ -149,7 +149,7 @@ public actor SimulatedDevice {
             var configuration = CKSyncEngine.Configuration(database: database, stateSerialization: saved, delegate: self)
             // The device syncs when its test (or its own push listener) says, one sync at a time.
             configuration.automaticallySync = false
-            configuration.retryDelayScale = retryDelayScale
+            configuration.clock = SyncClock(rate: 1 / retryDelayScale)
             configuration.resultsLimit = resultsLimit
             configuration.zoneChangeTokenExpired = { [weak self] zoneID in await self?.zoneChangeTokenExpired(zoneID, scope: scope) }
             engines[scope] = CKSyncEngine(configuration)

@@ -7,8 +7,8 @@ import Foundation
 /// what the engine reported, in order. A failed save is answered as Apple's sample app does: a
 /// conflict keeps this device's text on the server's record and queues it again, a missing zone
 /// is queued again with the record, a record deleted meanwhile is created again, a save failed
-/// only beside another (`batchRequestFailed`) goes again; anything else (`permissionFailure`)
-/// is dropped. A zone the device has not seen on the server is queued for saving with its first
+/// only beside another (`batchRequestFailed`) goes again, a save refused for a full account
+/// waits until the user made room; anything else (`permissionFailure`) is dropped. A zone the device has not seen on the server is queued for saving with its first
 /// note (private database only: a participant cannot make zones).
 actor NoteDevice: CKSyncEngineDelegate {
     /// A save the server refused, as `sentRecordZoneChanges` reported it.
@@ -58,6 +58,8 @@ actor NoteDevice: CKSyncEngineDelegate {
     /// The number of changes in each batch the delegate handed the engine.
     private(set) var batchSizes: [Int] = []
     private(set) var fetchReasons: [CKSyncEngine.SyncReason] = []
+    /// Notes the server refused for a full account, kept until ``userMadeRoom()``.
+    private(set) var waitingForRoom: Set<CKRecord.ID> = []
     private(set) var sendReasons: [CKSyncEngine.SyncReason] = []
 
     init(
@@ -90,6 +92,12 @@ actor NoteDevice: CKSyncEngineDelegate {
     func zone(of name: String) -> CKRecordZone.ID? { noteZones[name] }
 
     func setBatchStyle(_ style: BatchStyle) { batchStyle = style }
+
+    /// The user freed space in iCloud (or bought more): the notes refused for quota go again.
+    func userMadeRoom() {
+        engine.state.add(pendingRecordZoneChanges: waitingForRoom.map { .saveRecord($0) })
+        waitingForRoom = []
+    }
 
     func resetLog() {
         events = []
@@ -249,6 +257,9 @@ actor NoteDevice: CKSyncEngineDelegate {
                 retry.append(.saveRecord(id))
             case .batchRequestFailed:
                 retry.append(.saveRecord(id))
+            case .quotaExceeded:
+                // The account is full: the note stays here, sent again once the user made room.
+                waitingForRoom.insert(id)
             default:
                 break
             }
