@@ -79,6 +79,18 @@ final class StratusServerProcess: @unchecked Sendable {
         try await launch()
     }
 
+    /// Kills the process outright (`kill -9`: no request finishes, nothing is flushed but what
+    /// the store committed) and starts `stratus serve --dev` again on the same data directory and
+    /// port; returns once the new process listens.
+    func crash() async throws {
+        if let pid {
+            kill(pid, SIGKILL)
+            _ = ChildProcess.wait(pid)
+        }
+        pid = nil
+        try await launch()
+    }
+
     /// Stops the process and removes its data directory.
     func stop() {
         terminate()
