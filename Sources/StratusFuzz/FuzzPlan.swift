@@ -24,8 +24,8 @@ public struct FuzzRandom: RandomNumberGenerator, Sendable {
 public enum FuzzAction: String, Sendable, Hashable, CaseIterable, Codable {
     case create, update, delete, share, accept, changePermission, leave, stopSharing
     case toggleSync, goOffline, goOnline, signOut, signIn, crash, sync
-    /// The account's web auth token is revoked (its devices keep their unsent edits and stop
-    /// syncing until they sign in again with a new one).
+    /// The account's web auth token is revoked in the middle of the device's sync (its devices
+    /// keep their unsent edits and stop syncing until they sign in again with a new one).
     case revokeToken
     /// A participant creates a record in a zone shared with them (refused, and undone, when
     /// read-only: never left on the device alone).
@@ -38,6 +38,9 @@ public enum FuzzAction: String, Sendable, Hashable, CaseIterable, Codable {
     case createTwin
     /// A share whose move's creations fail once (the deletions must wait for them).
     case shareFailingOnce
+    /// The server dies in the middle of the device's sync (cut off, no graceful shutdown) and
+    /// comes back on the same store: nothing the device queued may be lost.
+    case serverCrash
 
     /// How often each is drawn, relative to the others.
     var weight: Int {
@@ -50,7 +53,7 @@ public enum FuzzAction: String, Sendable, Hashable, CaseIterable, Codable {
         case .leave, .stopSharing, .goOffline, .crash: 2
         case .signOut, .revokeToken: 1
         case .createShared, .createTwin: 4
-        case .resetZone, .shareFailingOnce: 1
+        case .resetZone, .shareFailingOnce, .serverCrash: 1
         }
     }
 }

@@ -11,10 +11,14 @@ import StratusModel
 public struct FuzzServer: Sendable {
     public var url: String
     public var adminToken: String
+    /// Kills the server mid-work and starts it again on the same store and URL; `nil` when the
+    /// fuzzer does not own its server (`--server`), and ``FuzzAction/serverCrash`` is skipped.
+    public var crash: (@Sendable () async throws -> Void)?
 
-    public init(url: String, adminToken: String) {
+    public init(url: String, adminToken: String, crash: (@Sendable () async throws -> Void)? = nil) {
         self.url = url
         self.adminToken = adminToken
+        self.crash = crash
     }
 
     /// The container every fuzz run uses (created if missing).

@@ -193,8 +193,20 @@ final class FuzzWorld {
         case .revokeToken:
             let account = accounts[slot.account]
             guard let token = account.account.credentials.webAuthToken else { return .skipped }
+            // Revoked while the device syncs: the sync may end refused (then the device waits
+            // for the same user to sign in again), its queued edits kept either way.
+            let sync = Task { try await device.sync() }
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0..<30, using: &random)))
             let fresh = try await server.replaceWebAuthToken(token, userRecordName: account.userRecordName)
             accounts[slot.account].account.credentials.webAuthToken = fresh
+            try await sync.value
+        case .serverCrash:
+            guard let crash = server.crash, !slot.offline else { return .skipped }
+            let sync = Task { try await device.sync() }
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0..<30, using: &random)))
+            try await crash()
+            // What the cut-off sync answered is the network's failure, not the server's refusal.
+            _ = try? await sync.value
         }
         return .done
     }

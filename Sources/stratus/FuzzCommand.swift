@@ -1,15 +1,8 @@
 import ArgumentParser
 import Foundation
-import Hummingbird
-import Logging
-import ServiceLifecycle
-import StratusCore
 import StratusFuzz
 import StratusKit
 import StratusModel
-import StratusServer
-import StratusStore
-import StratusStoreSQLite
 
 /// `stratus fuzz`: the sync fuzzer (StratusFuzz) against a server of its own — started here on a
 /// temporary data directory, fresh for every run a shrink needs — or the one `--server` names.
@@ -58,35 +51,9 @@ struct FuzzCommand: AsyncParsableCommand {
             passed = try await fuzzer.runAndReport { (remote, {}) }
         } else {
             let buggify = self.buggify.map { BuggifySetting(rate: $0, seed: seed) }
-            passed = try await fuzzer.runAndReport { try await Self.startServer(buggify: buggify) }
+            passed = try await fuzzer.runAndReport { try await FuzzHost.start(buggify: buggify) }
         }
         if !passed { throw ExitCode.failure }
-    }
-
-    /// A server in this process on a free port, over a fresh temporary SQLite store.
-    static func startServer(buggify: BuggifySetting?) async throws -> (server: FuzzServer, stop: @Sendable () async -> Void) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-fuzz-server-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let store = try SQLiteStore(path: directory.appendingPathComponent("stratus.sqlite").path)
-        try await store.migrate()
-        let blobs = try FileBlobStore(directory: directory.appendingPathComponent("blobs", isDirectory: true))
-        let services = StratusServices(store: store, blobs: blobs, configuration: CoreConfiguration(limits: .strict, buggify: buggify))
-        let adminToken = services.identity.newAdminToken()
-        try await services.identity.addAdminToken(adminToken)
-        var logger = Logger(label: "stratus-fuzz-server")
-        logger.logLevel = .error
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = buildApplication(services, host: "127.0.0.1", port: 0, logger: logger) { port in continuation.yield(port) }
-        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        let running = Task { try await group.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw FuzzError("the fuzzer's server did not start") }
-        let stop: @Sendable () async -> Void = {
-            await group.triggerGracefulShutdown()
-            _ = await running.result
-            try? FileManager.default.removeItem(at: directory)
-        }
-        return (FuzzServer(url: "http://127.0.0.1:\(port)", adminToken: adminToken), stop)
     }
 }
 
