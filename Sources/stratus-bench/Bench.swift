@@ -21,10 +21,11 @@ struct Bench: AsyncParsableCommand {
     @Option(help: "dev-credentials.json of a running server to target instead.") var credentials: String?
     @Option(help: "Server URL when targeting a running server.") var server: String?
     @Option(help: "Records in the query workload's zone.") var queryZoneSize = 100_000
-    @Option(help: "Workloads to run (comma separated): echo,single,batch,raw,cloudkit,changes,queries,push,assets.")
-    var only = "echo,single,batch,raw,cloudkit,changes,queries,push,assets"
+    @Option(help: "Workloads to run (comma separated): echo,single,batch,raw,cloudkit,engine,changes,queries,push,assets.")
+    var only = "echo,single,batch,raw,cloudkit,engine,changes,queries,push,assets"
     @Option(help: "Runs of each client in the cloudkit workload (raw, module, module, raw, …), --seconds each.")
     var cloudkitRounds = 2
+    @Option(help: "Records one CKSyncEngine sends and another fetches in the engine workload.") var engineRecords = 10_000
     @Option(help: "Asset sizes in MB for the assets workload (comma separated).") var assetSizes = "1,20"
     @Option(help: "Concurrency of the assets workload.") var assetConcurrency = 8
     @Option(help: "Listener counts for the push workload (comma separated).") var pushListeners = "1,100,1000,10000"
@@ -75,6 +76,7 @@ struct Bench: AsyncParsableCommand {
             report.add("single-record creates, c=\(concurrency)", single, itemsPerRequest: 1, limit: echoRate.map { ("echo", $0) })
         }
         var rawRate: Double?
+        var batchRate: Double?
         if workloads.contains("raw") {
             let rate = try RawInsert.rowsPerSecond(rows: 100_000, batch: 200)
             rawRate = rate
@@ -82,6 +84,7 @@ struct Bench: AsyncParsableCommand {
         }
         if workloads.contains("batch") {
             let batch = try await scenarios.batchCreates(perRequest: 200, concurrency: batchConcurrency, run: UUID().uuidString)
+            batchRate = batch.requestsPerSecond * 200
             report.add("records/modify × 200 creates, c=\(batchConcurrency)", batch, itemsPerRequest: 200, limit: rawRate.map { ("raw insert", $0) })
         }
         if workloads.contains("cloudkit") {
@@ -93,6 +96,11 @@ struct Bench: AsyncParsableCommand {
                 baseline: ("raw CKWS JSON: records/modify × 200 creates, answer decoded, \(runs)", raw),
                 candidate: ("StratusCloudKit: modifyRecords × 200 CKRecords, \(runs)", module), itemsPerRequest: 200
             )
+        }
+        if workloads.contains("engine") {
+            // The first sync of a large library: one engine sends, another of the same account fetches.
+            let engine = try await EngineScenarios(server: target, client: client).measure(count: engineRecords)
+            report.add(engine, batchRate: batchRate.map { ("records/modify × 200 creates, c=\(batchConcurrency)", $0) })
         }
         if workloads.contains("changes") {
             for size in zoneSizes.split(separator: ",").compactMap({ Int($0) }) {

@@ -19,6 +19,30 @@ struct Report {
         )
     }
 
+    /// The engine rows: its send and its fetch, records/s beside raw CKWS doing the same one
+    /// request after another, and beside the concurrent batch row of the run (`batchRate`).
+    mutating func add(
+        _ engine: (engineSend: EngineScenarios.Leg, engineFetch: EngineScenarios.Leg, rawSend: EngineScenarios.Leg, rawFetch: EngineScenarios.Leg),
+        batchRate: (name: String, itemsPerSecond: Double)?
+    ) {
+        let count = format(Double(engine.engineSend.records), 0)
+        let legs: [(String, EngineScenarios.Leg, EngineScenarios.Leg?)] = [
+            ("raw CKWS: \(count) creates, 200 a request, one after another", engine.rawSend, nil),
+            ("CKSyncEngine: sendChanges() of \(count) records (first sync)", engine.engineSend, engine.rawSend),
+            ("raw CKWS: changes/zone pages of 200 from the start, \(count) records", engine.rawFetch, nil),
+            ("CKSyncEngine: fetchChanges() of \(count) records (a second device)", engine.engineFetch, engine.rawFetch),
+        ]
+        for (name, leg, raw) in legs {
+            var notes: [String] = []
+            if let raw, raw.recordsPerSecond > 0 { notes.append("\(format(100 * leg.recordsPerSecond / raw.recordsPerSecond, 0)) % of raw, one after another") }
+            if name.contains("sendChanges"), let batchRate {
+                notes.append("\(format(100 * leg.recordsPerSecond / batchRate.itemsPerSecond, 0)) % of \(batchRate.name)")
+            }
+            if let cpu = leg.serverCPUSeconds { notes.append("server CPU \(format(1e6 * cpu / Double(leg.records), 1)) µs/record") }
+            rows.append("| \(name) | – | \(format(leg.recordsPerSecond, 0)) | – | – | 0 | \(notes.joined(separator: "; ")) |")
+        }
+    }
+
     mutating func addLimit(_ name: String, itemsPerSecond: Double) {
         rows.append("| \(name) | – | \(format(itemsPerSecond, 0)) | – | – | 0 | |")
     }

@@ -13,7 +13,7 @@ import Testing
     @Test func aChangeAddedAgainKeepsItsPlaceWithANewerSequence() {
         var state = CKSyncEngine.State.Serialization()
         state.add([Self.save("parent"), Self.save("child")])
-        let sent = state.sequence(of: Self.save("parent"))
+        let sent = state.sequences(of: [Self.save("parent")])[Self.save("parent")]
         state.add([Self.save("parent")])
         #expect(state.pendingRecordZoneChanges() == [Self.save("parent"), Self.save("child")])
         // The answer to the parent sent before it was added again does not remove the newer one.

@@ -76,9 +76,8 @@ extension CKSyncEngine {
         batch.recordIDsToDelete.removeAll { pass.attempted[.deleteRecord($0)] != nil || waiting.contains(.deleteRecord($0)) }
         guard !batch.recordsToSave.isEmpty || !batch.recordIDsToDelete.isEmpty else { return nil }
         let changes: [PendingRecordZoneChange] = batch.recordsToSave.map { .saveRecord($0.recordID) } + batch.recordIDsToDelete.map { .deleteRecord($0) }
-        state.update { stored in
-            for change in changes { pass.attempted[change] = stored.sequence(of: change) ?? 0 }
-        }
+        let sequences = state.update { $0.sequences(of: changes) }
+        for change in changes { pass.attempted[change] = sequences[change] ?? 0 }
         return batch
     }
 

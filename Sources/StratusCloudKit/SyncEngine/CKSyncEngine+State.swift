@@ -169,17 +169,26 @@ extension CKSyncEngine.State {
             }
         }
 
-        /// The sequence of a pending change, when it is pending.
-        func sequence(of change: CKSyncEngine.PendingRecordZoneChange) -> Int? {
-            let wanted = PendingRecord(change)
-            return records.first { $0 == wanted }?.sequence
+        /// The sequence of each of `changes` that is pending (one pass over the list, however
+        /// many are asked: a batch of a large library stays linear).
+        func sequences(of changes: [CKSyncEngine.PendingRecordZoneChange]) -> [CKSyncEngine.PendingRecordZoneChange: Int] {
+            var wanted: [PendingRecord: CKSyncEngine.PendingRecordZoneChange] = [:]
+            for change in changes { wanted[PendingRecord(change)] = change }
+            var found: [CKSyncEngine.PendingRecordZoneChange: Int] = [:]
+            for record in records { if let change = wanted[record] { found[change] = record.sequence } }
+            return found
         }
 
         /// Removes answered changes, unless the app added them again since they were sent.
         mutating func remove(answered: [CKSyncEngine.PendingRecordZoneChange: Int]) {
-            records.removeAll { record in answered[record.change] == record.sequence }
-            let pending = Set(records.map(\.key))
-            retryAt = retryAt?.filter { pending.contains($0.key) }
+            guard !answered.isEmpty else { return }
+            var sent: [PendingRecord: Int] = [:]
+            for (change, sequence) in answered { sent[PendingRecord(change)] = sequence }
+            records.removeAll { record in sent[record] == record.sequence }
+            if let held = retryAt, !held.isEmpty {
+                let pending = Set(records.map(\.key))
+                retryAt = held.filter { pending.contains($0.key) }
+            }
         }
 
         /// Holds `change` back until `date` (a transient failure's retry time).
