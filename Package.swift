@@ -24,6 +24,8 @@ let package = Package(
         .library(name: "StratusCloudKit", targets: ["StratusCloudKit"]),
         // `import CloudKit` on Linux: Apple's module name, re-exporting StratusCloudKit.
         .library(name: "CloudKit", targets: ["CloudKit"]),
+        // A development server inside a test process, for tests of one's own CloudKit code.
+        .library(name: "StratusTesting", targets: ["StratusTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -133,10 +135,26 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "StratusTesting",
+            dependencies: [
+                "StratusCloudKit",
+                "StratusServer",
+                "StratusCore",
+                "StratusStore",
+                "StratusStoreSQLite",
+                "StratusModel",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "stratus",
             dependencies: [
                 "StratusServer",
+                "StratusTesting",
                 "StratusConsole",
                 "StratusFuzz",
                 "StratusKit",
@@ -249,7 +267,7 @@ let package = Package(
         ),
         // CloudKit's own API against a real `stratus serve` process: `import CloudKit` only.
         .testTarget(
-            name: "CloudKitTests", dependencies: ["CloudKit", "stratus"],
+            name: "CloudKitTests", dependencies: ["CloudKit", "StratusTesting", "stratus"],
             // Archives written by Apple's CloudKit (ArchiveCompatibilityTests).
             resources: [.copy("Fixtures")], swiftSettings: testSwiftSettings
         ),

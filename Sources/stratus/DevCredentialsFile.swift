@@ -33,10 +33,7 @@ struct DevCredentialsFile {
 
     /// Writes the file (readable by its owner only).
     func write(_ credentials: DevCredentials) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try encoder.encode(credentials).write(to: url, options: .atomic)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+        try credentials.write(to: url)
     }
 
     /// Ready-to-paste curl lines: create a zone, save a record, fetch the zone's changes.

@@ -18,7 +18,7 @@ struct Stratus: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             Serve.self, ContainerCommand.self, Compact.self, SchemaCommand.self, KeysCommand.self, APITokenCommand.self, FaultsCommand.self,
-            AccountCommand.self, DataCommand.self, FuzzCommand.self,
+            AccountCommand.self, DataCommand.self, FuzzCommand.self, ExecCommand.self,
         ]
     )
 }

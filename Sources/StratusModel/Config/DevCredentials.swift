@@ -1,3 +1,5 @@
+import Foundation
+
 /// What `stratus serve --dev` writes to `<data>/dev-credentials.json`: everything a client,
 /// a test or the benchmark needs to talk to the seeded containers.
 ///
@@ -73,5 +75,15 @@ public struct DevCredentials: Sendable, Hashable, Codable {
             identifier: container, environment: environment, apiToken: apiToken,
             webAuthTokens: Dictionary(accounts.map { ($0.name, $0.webAuthToken) }, uniquingKeysWith: { first, _ in first })
         )
+    }
+}
+
+extension DevCredentials {
+    /// Writes the credentials as `stratus serve --dev` does: pretty JSON, readable by its owner only.
+    public func write(to url: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(self).write(to: url, options: .atomic)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
     }
 }

@@ -1,8 +1,11 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import CloudKit
+import StratusTesting
 
 /// A real `stratus serve --dev` process on a free port with its own data directory, for a test
 /// that talks to it only through CloudKit's API. Its accounts are the dev server's: alice, bob.
@@ -59,7 +62,7 @@ final class StratusServerProcess: @unchecked Sendable {
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         var failure: any Error = ServerFailure("stratus serve did not start; see \(data.path)/server.log")
         for _ in 0..<5 {
-            let server = StratusServerProcess(port: try freePort(), data: data, extra: extra)
+            let server = StratusServerProcess(port: try FreePort.pick(), data: data, extra: extra)
             do {
                 try await server.launch()
                 return server
@@ -110,7 +113,7 @@ final class StratusServerProcess: @unchecked Sendable {
         while Date() < deadline, ChildProcess.isRunning(child) {
             let printed = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             if printed.components(separatedBy: "Stratus listening on").count > launches, FileManager.default.fileExists(atPath: credentials.path),
-                Self.canConnect(port)
+                FreePort.answers(port)
             {
                 return
             }
@@ -123,36 +126,6 @@ final class StratusServerProcess: @unchecked Sendable {
     private func terminate() {
         if let pid { ChildProcess.terminate(pid) }
         pid = nil
-    }
-
-    /// A port nothing listens on now (bound once to port 0, then released).
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ServerFailure("socket() failed") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        guard bound == 0 else { throw ServerFailure("bind() failed") }
-        let named = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        guard named == 0 else { throw ServerFailure("getsockname() failed") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    private static func canConnect(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
     }
 }
 

@@ -1,0 +1,143 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import StratusCloudKit
+import StratusCore
+import StratusModel
+import StratusServer
+import StratusStore
+import StratusStoreSQLite
+
+/// A Stratus development server inside the test process: a free port on 127.0.0.1, a temporary
+/// SQLite store, the accounts alice, bob and carol, the default container
+/// (`iCloud.com.example.TravelJournal`) and any others asked for — what `stratus serve --dev`
+/// seeds, without a process to start or a file to clean up. Several may run in one process;
+/// each is its own server with its own data.
+///
+/// ```swift
+/// let server = try await StratusTestServer.start(containers: ["iCloud.com.example.Notes"])
+/// let phone = try server.container("iCloud.com.example.Notes", account: "alice")
+/// // … CloudKit code under test, against `phone` …
+/// try await server.stop()
+/// ```
+///
+/// Next to it, what a test makes happen to the server (fault rules, expired change tokens, a
+/// full account) is one call each: see the extension in `StratusTestServer+Events.swift`.
+public final class StratusTestServer: Sendable {
+    /// Where the server answers.
+    public let url: URL
+    /// The dev credentials file (`dev-credentials.json`), as `stratus serve --dev` writes it:
+    /// what `STRATUS_CREDENTIALS` and ``StratusConnection/init(devCredentials:account:)`` read.
+    public let credentialsFile: URL
+    /// The server's admin token (the admin API, the console, `stratus` commands with `--admin-token`).
+    public let adminToken: String
+    let credentials: DevCredentials
+    let services: StratusServices
+    private let directory: URL
+    private let group: ServiceGroup
+    private let running: Task<Void, any Error>
+
+    private init(url: URL, credentials: DevCredentials, directory: URL, services: StratusServices, group: ServiceGroup, running: Task<Void, any Error>) {
+        self.url = url
+        self.credentialsFile = directory.appendingPathComponent("dev-credentials.json")
+        self.adminToken = credentials.adminToken
+        self.credentials = credentials
+        self.services = services
+        self.directory = directory
+        self.group = group
+        self.running = running
+    }
+
+    /// Starts a server with the default container and `containers`, and returns once it answers.
+    public static func start(containers: [String] = []) async throws -> StratusTestServer {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-test-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        do {
+            let store = try SQLiteStore(path: directory.appendingPathComponent("stratus.sqlite").path)
+            try await store.migrate()
+            // A port another process takes between its pick and the bind: the next one.
+            var failure: any Error = StratusTestServerError("no free port")
+            for _ in 0..<5 {
+                do {
+                    return try await start(store: store, directory: directory, port: try FreePort.pick(), containers: containers)
+                } catch let error as StratusTestServerError {
+                    throw error
+                } catch {
+                    failure = error
+                }
+            }
+            throw failure
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+    }
+
+    private static func start(store: SQLiteStore, directory: URL, port: Int, containers: [String]) async throws -> StratusTestServer {
+        let serverURL = "http://127.0.0.1:\(port)"
+        var configuration = CoreConfiguration(
+            limits: .strict, signInURL: "\(serverURL)/stratus/v1/auth/signin", shareURLPrefix: "\(serverURL)/share/"
+        )
+        configuration.signInListsAccounts = true
+        var logger = Logger(label: "stratus-test-server")
+        logger.logLevel = .critical
+        let services = StratusServices(
+            store: store, blobs: try FileBlobStore(directory: directory.appendingPathComponent("blobs", isDirectory: true)),
+            configuration: configuration, logger: logger
+        )
+        let (listening, announce) = AsyncStream.makeStream(of: Int.self)
+        let app = buildApplication(services, host: "127.0.0.1", port: port, options: HTTPOptions(corsOrigin: "*"), logger: logger) { bound in
+            announce.yield(bound)
+        }
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let running = Task {
+            defer { announce.finish() }
+            try await group.run()
+        }
+        var ports = listening.makeAsyncIterator()
+        guard await ports.next() != nil else {
+            // The group ended before it listened: the port was taken, or the store refused.
+            _ = try await running.value
+            throw StratusTestServerError("the server stopped before it listened")
+        }
+        do {
+            let credentials = try await DevSeeder(identity: services.identity).seed(previous: nil, serverURL: serverURL, containers: containers)
+            try credentials.write(to: directory.appendingPathComponent("dev-credentials.json"))
+            guard let url = URL(string: serverURL) else { throw StratusTestServerError("bad server URL \(serverURL)") }
+            return StratusTestServer(url: url, credentials: credentials, directory: directory, services: services, group: group, running: running)
+        } catch {
+            await group.triggerGracefulShutdown()
+            _ = await running.result
+            throw StratusTestServerError("the server could not be seeded: \(error)")
+        }
+    }
+
+    /// A connection as `account` (alice, bob, carol, or an email), with every seeded container's tokens.
+    public func connection(account: String) throws -> StratusConnection {
+        try StratusConnection(devCredentials: credentialsFile, account: account)
+    }
+
+    /// Container `identifier` (the default one or one `start(containers:)` named) as `account`.
+    public func container(_ identifier: String, account: String) throws -> CKContainer {
+        CKContainer(identifier: identifier, connection: try connection(account: account))
+    }
+
+    /// The default container (`iCloud.com.example.TravelJournal`) as `account`.
+    public func container(account: String) throws -> CKContainer {
+        try container(credentials.container, account: account)
+    }
+
+    /// Stops the server (requests in flight are answered first) and removes its files.
+    public func stop() async throws {
+        await group.triggerGracefulShutdown()
+        let ended = await running.result
+        try? FileManager.default.removeItem(at: directory)
+        _ = try ended.get()
+    }
+}
+
+/// Why a ``StratusTestServer`` could not start, or could not do what a test asked.
+public struct StratusTestServerError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
