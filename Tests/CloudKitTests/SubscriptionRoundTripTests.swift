@@ -5,6 +5,21 @@ import Testing
 /// record type, the notification info's alert, title, subtitle, category, desired keys and
 /// mutable content; a query subscription's predicate (which runs) and its zone — none: every zone.
 @Suite struct SubscriptionRoundTripTests {
+    /// A save replaces a subscription, as Apple's does: devices of one account saving the same
+    /// one at once (engines starting together) all succeed, whoever made it first.
+    @Test func devicesSavingTheSameSubscriptionAtOnceAllSucceed() async throws {
+        try await StratusServerProcess.with { server in
+            let databases = try (0..<4).map { _ in try server.container("alice").privateCloudDatabase }
+            try await withThrowingTaskGroup(of: CKSubscription.ID.self) { group in
+                for database in databases {
+                    group.addTask { try await database.save(CKDatabaseSubscription(subscriptionID: "everything")).subscriptionID }
+                }
+                for try await saved in group { #expect(saved == "everything") }
+            }
+            #expect(try await databases[0].allSubscriptions().map(\.subscriptionID) == ["everything"])
+        }
+    }
+
     @Test func subscriptionsComeBackAsSaved() async throws {
         try await StratusServerProcess.with { server in
             let db = try server.container("alice").privateCloudDatabase

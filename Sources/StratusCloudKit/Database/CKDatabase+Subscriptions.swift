@@ -76,6 +76,22 @@ extension CKDatabase {
                 }
             }
         }
+        // Made by another device between the list and the create (two engines of one account
+        // starting at once): a save replaces, so it is sent again as an update.
+        let raced = subscriptionsToSave.filter { subscription in
+            guard !existing.contains(subscription.subscriptionID), case .failure(let error as CKError)? = saves[subscription.subscriptionID] else { return false }
+            return error.code == .serverRecordChanged
+        }
+        if !raced.isEmpty {
+            let again = try raced.map { ModifySubscriptionsRequest.Operation(.update, try $0.wire()) }
+            let answers = try await post("subscriptions/modify", ModifySubscriptionsRequest(operations: again), as: SubscriptionsResponse.self).subscriptions
+            for (subscription, answer) in zip(raced, answers) {
+                switch answer {
+                case .success: saves[subscription.subscriptionID] = .success(subscription)
+                case .failure(let error): saves[subscription.subscriptionID] = .failure(CKError(error))
+                }
+            }
+        }
         return (saves, deletes)
     }
 }

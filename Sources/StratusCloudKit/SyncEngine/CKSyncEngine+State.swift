@@ -158,14 +158,29 @@ extension CKSyncEngine.State {
         /// (Apple's `[saveA, saveB]` stays so when `saveA` is added again), with a new sequence so an
         /// answer to the one in flight does not remove it.
         mutating func add(_ changes: [CKSyncEngine.PendingRecordZoneChange]) {
+            // Each record's place in the list, found once: adding a large library stays linear.
+            var places: [RecordPlace: Int] = [:]
+            for (index, record) in records.enumerated() { places[RecordPlace(record)] = index }
             for var change in changes.map(PendingRecord.init) {
                 change.sequence = nextSequence
                 nextSequence += 1
-                if let index = records.firstIndex(where: { $0.recordName == change.recordName && $0.zone == change.zone }) {
+                if let index = places[RecordPlace(change)] {
                     records[index] = change
                 } else {
+                    places[RecordPlace(change)] = records.count
                     records.append(change)
                 }
+            }
+        }
+
+        /// A record whatever its change (a save or a delete): one place in the list.
+        private struct RecordPlace: Hashable {
+            var recordName: String
+            var zone: Zone
+
+            init(_ record: PendingRecord) {
+                recordName = record.recordName
+                zone = record.zone
             }
         }
 

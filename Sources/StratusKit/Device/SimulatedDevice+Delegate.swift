@@ -89,6 +89,7 @@ extension SimulatedDevice: CKSyncEngineDelegate {
             try await downloadAssets(of: records, scope: scope)
             for record in records { try store.importRecord(record, scope: scope) }
             for deletion in changes.deletions { try store.importDeletion(key(deletion.recordID, scope: scope)) }
+            if style == .persistentCloudKitContainer, scope == .private { try finishMoves(seenIn: records) }
         case .sentRecordZoneChanges(let sent):
             try await recordChangesSent(sent, scope: scope, syncEngine: syncEngine)
         case .sentDatabaseChanges: log(scope, "sentDatabaseChanges")
@@ -98,6 +99,24 @@ extension SimulatedDevice: CKSyncEngineDelegate {
         case .didFetchChanges: log(scope, "didFetchChanges")
         case .willSendChanges: log(scope, "willSendChanges")
         case .didSendChanges: log(scope, "didSendChanges")
+        }
+    }
+
+    /// NSPersistentCloudKitContainer style: an object lives in one zone, and objects only move
+    /// into share zones. A copy left in its old zone by a move that was not finished — the
+    /// deletion cut off with a sync, then lost with the device's sign-out, or never seen by the
+    /// device that re-uploads a reset zone — is deleted by whichever device of the account sees
+    /// both copies, as the move would have.
+    private func finishMoves(seenIn imported: [Record]) throws {
+        let names = Set(imported.compactMap(\.recordName))
+        guard !names.isEmpty else { return }
+        let local = try store.records(in: .private)
+        let inShares = Set(local.filter { $0.key.zoneName.hasPrefix(Self.shareZonePrefix) }.map(\.key.recordName))
+        for record in local where !record.key.zoneName.hasPrefix(Self.shareZonePrefix) {
+            let name = record.key.recordName
+            guard inShares.contains(name), names.contains(name) else { continue }
+            try store.delete(record.key)
+            log(.private, "moveFinished")
         }
     }
 

@@ -77,8 +77,21 @@ public actor NotesApp: CKSyncEngineDelegate {
             let pending = Set(engine.state.pendingRecordZoneChanges.map(\.recordID))
             let missing = store.unsent.filter { ($0.owner == CKCurrentUserDefaultName) == (scope == .private) && !pending.contains(recordID($0)) }
             engine.state.add(pendingRecordZoneChanges: missing.sorted().map(pendingChange))
-            try await engine.sendChanges()
+            try await send(engine)
             try await engine.fetchChanges()
+        }
+    }
+
+    /// Sends until nothing the delegate queued again is left: a conflict or a missing zone is
+    /// answered in `sentRecordZoneChanges` (the later edit queued again, the zone saved first),
+    /// and the send that reported it throws `partialFailure` for it.
+    private func send(_ engine: CKSyncEngine) async throws {
+        for attempt in 1...3 {
+            do {
+                return try await engine.sendChanges()
+            } catch let error as CKError where error.code == .partialFailure && attempt < 3 {
+                continue
+            }
         }
     }
 
@@ -154,10 +167,11 @@ public actor NotesApp: CKSyncEngineDelegate {
     ) async -> CKSyncEngine.RecordZoneChangeBatch? {
         let scope = syncEngine.database.databaseScope
         let pending = syncEngine.state.pendingRecordZoneChanges.filter { context.options.scope.contains($0) }
-        var records: [CKRecord.ID: CKRecord] = [:]
+        var toSave: [CKRecord.ID: CKRecord] = [:]
         for case .saveRecord(let id) in pending {
-            if let note = store.notes[key(id, in: scope)] { records[id] = store.record(for: note) }
+            if let note = store.notes[key(id, in: scope)] { toSave[id] = store.record(for: note) }
         }
+        let records = toSave
         return await CKSyncEngine.RecordZoneChangeBatch(pendingChanges: pending) { records[$0] }
     }
 
