@@ -42,6 +42,31 @@ import Testing
         }
     }
 
+    /// Apple: the delegate's `nextFetchChangesOptions` is called "in between each server request"
+    /// of a fetch, so a zone it leaves out of scope meanwhile is not fetched (and stays unfetched).
+    @Test func theDelegateIsAskedForOptionsBeforeEachRequestOfAFetch() async throws {
+        try await StratusServerProcess.with { server in
+            let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
+            let tablet = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
+            let trips = CKRecordZone.ID(zoneName: "Trips")
+            await phone.write("note", "in Notes")
+            await phone.write("trip", "in Trips", in: trips)
+            try await phone.send()
+
+            await tablet.setFetchScope(.zoneIDs([notesZone]))
+            try await tablet.fetch()
+            // The database feed, then each zone's request (Trips is asked about, then left out).
+            #expect(await tablet.fetchOptionsAsked >= 3)
+            #expect(await tablet.fetchedNames == ["note"])
+            #expect(await tablet.engine.state.zoneIDsWithUnfetchedServerChanges.contains(trips), "left out: still to fetch")
+
+            await tablet.setFetchScope(nil)
+            await tablet.resetLog()
+            try await tablet.fetch()
+            #expect(await tablet.fetchedNames == ["trip"])
+        }
+    }
+
     @Test func aSendDeliversItsEventsInApplesOrderWithZonesBeforeRecords() async throws {
         try await StratusServerProcess.with { server in
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)

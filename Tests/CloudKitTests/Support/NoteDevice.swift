@@ -58,6 +58,10 @@ actor NoteDevice: CKSyncEngineDelegate {
     /// The number of changes in each batch the delegate handed the engine.
     private(set) var batchSizes: [Int] = []
     private(set) var fetchReasons: [CKSyncEngine.SyncReason] = []
+    /// How many times the engine asked `nextFetchChangesOptions` (since ``resetLog()``).
+    private(set) var fetchOptionsAsked = 0
+    /// The scope the delegate answers `nextFetchChangesOptions` with (`nil`: the one asked).
+    private(set) var fetchScope: CKSyncEngine.FetchChangesOptions.Scope?
     /// Notes the server refused for a full account, kept until ``userMadeRoom()``.
     private(set) var waitingForRoom: Set<CKRecord.ID> = []
     private(set) var sendReasons: [CKSyncEngine.SyncReason] = []
@@ -93,6 +97,8 @@ actor NoteDevice: CKSyncEngineDelegate {
 
     func setBatchStyle(_ style: BatchStyle) { batchStyle = style }
 
+    func setFetchScope(_ scope: CKSyncEngine.FetchChangesOptions.Scope?) { fetchScope = scope }
+
     /// The user freed space in iCloud (or bought more): the notes refused for quota go again.
     func userMadeRoom() {
         engine.state.add(pendingRecordZoneChanges: waitingForRoom.map { .saveRecord($0) })
@@ -108,6 +114,7 @@ actor NoteDevice: CKSyncEngineDelegate {
         failedSaves = []
         savedCount = 0
         batchSizes = []
+        fetchOptionsAsked = 0
         fetchReasons = []
         sendReasons = []
     }
@@ -194,6 +201,14 @@ actor NoteDevice: CKSyncEngineDelegate {
         case .willFetchRecordZoneChanges, .didFetchChanges, .didSendChanges:
             break
         }
+    }
+
+    /// Counts the engine's asks, and narrows a fetch to ``fetchScope`` when one is set.
+    func nextFetchChangesOptions(_ context: CKSyncEngine.FetchChangesContext, syncEngine: CKSyncEngine) async -> CKSyncEngine.FetchChangesOptions {
+        fetchOptionsAsked += 1
+        var options = context.options
+        if let fetchScope { options.scope = fetchScope }
+        return options
     }
 
     func nextRecordZoneChangeBatch(
