@@ -131,7 +131,7 @@ struct JSONReaderTests {
     func storedFields() throws {
         let plain: [String: Field] = [
             "url": .string("https://example.com/a"), "n": .int64(7), "d": .double(2), "t": .timestamp(milliseconds: 5),
-            "b": .bytes(Data([0, 255])), "r": Field(.reference(Reference(recordName: "p", action: .none))),
+            "b": .bytes(Data([0, 255])), "r": Field(.reference(Reference(recordName: "p", action: nil))),
         ]
         let bytes = try plain.jsonBytes(escapesSlashes: true)
         #expect(bytes.withUnsafeBytes { JSONReader.read([String: Field].self, from: $0) } == plain)
