@@ -1,12 +1,8 @@
 import Foundation
-import Logging
-import ServiceLifecycle
 import StratusCloudKit
 import StratusCore
 import StratusModel
 import StratusServer
-import StratusStore
-import StratusStoreSQLite
 
 /// A Stratus development server inside the test process: a free port on 127.0.0.1, a temporary
 /// SQLite store, the accounts alice, bob and carol, the default container
@@ -32,20 +28,18 @@ public final class StratusTestServer: Sendable {
     /// The server's admin token (the admin API, the console, `stratus` commands with `--admin-token`).
     public let adminToken: String
     let credentials: DevCredentials
-    let services: StratusServices
+    private let run: ServerRun
     private let directory: URL
-    private let group: ServiceGroup
-    private let running: Task<Void, any Error>
 
-    private init(url: URL, credentials: DevCredentials, directory: URL, services: StratusServices, group: ServiceGroup, running: Task<Void, any Error>) {
+    var services: StratusServices { run.services }
+
+    private init(url: URL, credentials: DevCredentials, directory: URL, run: ServerRun) {
         self.url = url
         self.credentialsFile = directory.appendingPathComponent("dev-credentials.json")
         self.adminToken = credentials.adminToken
         self.credentials = credentials
-        self.services = services
         self.directory = directory
-        self.group = group
-        self.running = running
+        self.run = run
     }
 
     /// Starts a server with the default container and `containers`, and returns once it answers.
@@ -53,13 +47,11 @@ public final class StratusTestServer: Sendable {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-test-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         do {
-            let store = try SQLiteStore(path: directory.appendingPathComponent("stratus.sqlite").path)
-            try await store.migrate()
             // A port another process takes between its pick and the bind: the next one.
             var failure: any Error = StratusTestServerError("no free port")
             for _ in 0..<5 {
                 do {
-                    return try await start(store: store, directory: directory, port: try FreePort.pick(), containers: containers)
+                    return try await start(directory: directory, port: try FreePort.pick(), containers: containers)
                 } catch let error as StratusTestServerError {
                     throw error
                 } catch {
@@ -73,41 +65,20 @@ public final class StratusTestServer: Sendable {
         }
     }
 
-    private static func start(store: SQLiteStore, directory: URL, port: Int, containers: [String]) async throws -> StratusTestServer {
+    private static func start(directory: URL, port: Int, containers: [String]) async throws -> StratusTestServer {
         let serverURL = "http://127.0.0.1:\(port)"
         var configuration = CoreConfiguration(
             limits: .strict, signInURL: "\(serverURL)/stratus/v1/auth/signin", shareURLPrefix: "\(serverURL)/share/"
         )
         configuration.signInListsAccounts = true
-        var logger = Logger(label: "stratus-test-server")
-        logger.logLevel = .critical
-        let services = StratusServices(
-            store: store, blobs: try FileBlobStore(directory: directory.appendingPathComponent("blobs", isDirectory: true)),
-            configuration: configuration, logger: logger
-        )
-        let (listening, announce) = AsyncStream.makeStream(of: Int.self)
-        let app = buildApplication(services, host: "127.0.0.1", port: port, options: HTTPOptions(corsOrigin: "*"), logger: logger) { bound in
-            announce.yield(bound)
-        }
-        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        let running = Task {
-            defer { announce.finish() }
-            try await group.run()
-        }
-        var ports = listening.makeAsyncIterator()
-        guard await ports.next() != nil else {
-            // The group ended before it listened: the port was taken, or the store refused.
-            _ = try await running.value
-            throw StratusTestServerError("the server stopped before it listened")
-        }
+        let run = try await ServerRun.start(directory: directory, port: port, configuration: configuration, options: HTTPOptions(corsOrigin: "*"))
         do {
-            let credentials = try await DevSeeder(identity: services.identity).seed(previous: nil, serverURL: serverURL, containers: containers)
+            let credentials = try await DevSeeder(identity: run.services.identity).seed(previous: nil, serverURL: serverURL, containers: containers)
             try credentials.write(to: directory.appendingPathComponent("dev-credentials.json"))
             guard let url = URL(string: serverURL) else { throw StratusTestServerError("bad server URL \(serverURL)") }
-            return StratusTestServer(url: url, credentials: credentials, directory: directory, services: services, group: group, running: running)
+            return StratusTestServer(url: url, credentials: credentials, directory: directory, run: run)
         } catch {
-            await group.triggerGracefulShutdown()
-            _ = await running.result
+            try? await run.stop()
             throw StratusTestServerError("the server could not be seeded: \(error)")
         }
     }
@@ -129,10 +100,8 @@ public final class StratusTestServer: Sendable {
 
     /// Stops the server (requests in flight are answered first) and removes its files.
     public func stop() async throws {
-        await group.triggerGracefulShutdown()
-        let ended = await running.result
-        try? FileManager.default.removeItem(at: directory)
-        _ = try ended.get()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await run.stop()
     }
 }
 
