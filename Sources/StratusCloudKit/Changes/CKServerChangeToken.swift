@@ -2,7 +2,7 @@ import Foundation
 
 /// An opaque point in a database's or zone's change history. Archive it with `NSKeyedArchiver`
 /// to resume fetching where the last fetch ended, across launches.
-public final class CKServerChangeToken: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
+public final class CKServerChangeToken: NSObject, NSSecureCoding, NSCopying, Sendable {
     /// The server's token (CKWS `syncToken`).
     let value: String
 

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import StratusModel
+import Synchronization
 
 /// Whether an account is signed in to the container.
 public enum CKAccountStatus: Int, Sendable, Hashable {
@@ -14,19 +15,21 @@ public enum CKAccountStatus: Int, Sendable, Hashable {
 /// A CloudKit container on a Stratus server: its three databases, the signed-in account, share
 /// participants and metadata, and accepting shares. Its account is the connection's: the
 /// environment's (``StratusConnection/fromEnvironment()``) unless one is given.
-public final class CKContainer: NSObject, @unchecked Sendable {
+public final class CKContainer: NSObject, Sendable {
     public let containerIdentifier: String?
     /// The connection requests go through; `nil` when the environment named no credentials
     /// (then ``accountStatus()`` is `.noAccount` and every call fails with `notAuthenticated`).
     public let connection: StratusConnection?
     let transport: CKWSTransport?
     private let failure: String?
+    private let memory = Mutex(Memory())
+
     /// The databases handed out (the same objects on every access, as Apple's) and the user the
     /// server last answered for (to post ``Notification.Name.CKAccountChanged`` when it changes).
-    /// `@unchecked Sendable`: these are read and written under `lock` only.
-    private let lock = NSLock()
-    private var databases: [CKDatabase.Scope: Weak<CKDatabase>] = [:]
-    private var lastUser: String??
+    private struct Memory {
+        var databases: [CKDatabase.Scope: Weak<CKDatabase>] = [:]
+        var lastUser: String??
+    }
 
     /// The container `identifier`, as the account the environment names.
     public convenience init(identifier: String) {
@@ -77,10 +80,10 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     /// The database of this scope: the same object as long as anyone holds it (a database keeps
     /// its container, so the container only remembers it weakly).
     public func database(with scope: CKDatabase.Scope) -> CKDatabase {
-        lock.withLock {
-            if let database = databases[scope]?.object { return database }
+        memory.withLock { memory in
+            if let database = memory.databases[scope]?.object { return database }
             let database = CKDatabase(container: self, scope: scope)
-            databases[scope] = Weak(database)
+            memory.databases[scope] = Weak(database)
             return database
         }
     }
@@ -88,9 +91,9 @@ public final class CKContainer: NSObject, @unchecked Sendable {
     /// Notes the user the server answered for (`nil`: none signed in) and posts
     /// ``Notification.Name/CKAccountChanged`` when it differs from the one before.
     func noteAccount(_ userRecordName: String?) {
-        let changed = lock.withLock { () -> Bool in
-            defer { lastUser = .some(userRecordName) }
-            guard case .some(let previous) = lastUser else { return false }
+        let changed = memory.withLock { memory -> Bool in
+            defer { memory.lastUser = .some(userRecordName) }
+            guard case .some(let previous) = memory.lastUser else { return false }
             return previous != userRecordName
         }
         if changed { NotificationCenter.default.post(name: .CKAccountChanged, object: self) }
@@ -167,3 +170,5 @@ struct Weak<Object: AnyObject> {
     weak var object: Object?
     init(_ object: Object) { self.object = object }
 }
+
+extension Weak: Sendable where Object: Sendable {}

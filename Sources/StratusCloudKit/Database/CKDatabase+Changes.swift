@@ -48,7 +48,7 @@ extension CKDatabase {
 
     /// What `recordZoneChanges(inZoneWith:since:)` answers for one zone.
     public struct RecordZoneChange: Sendable {
-        public struct Modification: @unchecked Sendable {
+        public struct Modification: Sendable {
             public let record: CKRecord
         }
 

@@ -4,7 +4,7 @@ import StratusModel
 /// One database of a container — private, shared or public — with Apple's async API: records,
 /// zones, queries, change feeds, subscriptions, and operations (``add(_:)``). Per-item failures
 /// come back as results; request failures throw ``CKError``.
-public final class CKDatabase: NSObject, @unchecked Sendable {
+public final class CKDatabase: NSObject, Sendable {
     /// Which database.
     public enum Scope: Int, Sendable, Hashable, CaseIterable {
         case `public` = 1

@@ -18,6 +18,8 @@ public let CKErrorUserDidResetEncryptedDataKey = "CKUserDidResetEncryptedData"
 /// An error from CloudKit, as Apple's framework reports it: ``code`` is `CKError.Code` with
 /// Apple's raw values, and the `userInfo` accessors read what the server sent — the server's
 /// record of a conflict, the per-item errors of a partial failure, when to retry.
+// `@unchecked Sendable` as NSError is: `errorUserInfo` holds property-list values and CloudKit's own
+// `Sendable` objects (records, errors), and is never changed after the error is made.
 public struct CKError: Error, CustomNSError, Hashable, @unchecked Sendable, CustomStringConvertible {
     /// `CKError.Code`, with Apple's raw values.
     public enum Code: Int, Sendable, Hashable, CaseIterable {

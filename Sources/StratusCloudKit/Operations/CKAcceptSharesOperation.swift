@@ -4,6 +4,8 @@ import Foundation
 /// shared database. Reports each metadata's share, then the whole — a failure of any share
 /// makes the legacy completion block's error a `partialFailure` keyed by the failed ``CKShare/Metadata``. A container
 /// operation: run it with ``CKContainer/add(_:)``.
+// `@unchecked Sendable` as Apple declares it (Swift makes each subclass restate it): its inputs and
+// blocks are set before it is queued, and only its one task reads them after.
 open class CKAcceptSharesOperation: CKOperation, @unchecked Sendable {
     /// The metadatas of the shares to accept.
     open var shareMetadatas: [CKShare.Metadata]?

@@ -4,6 +4,8 @@ import Foundation
 /// (``CKDatabase/databaseChanges(since:resultsLimit:)``), page by page: each page's changed
 /// zones, then its deleted, purged and reset zones, then — while more is coming and
 /// ``fetchAllChanges`` — its change token (``changeTokenUpdatedBlock``); the final token last.
+// `@unchecked Sendable` as Apple declares it (Swift makes each subclass restate it): its inputs and
+// blocks are set before it is queued, and only its one task reads them after.
 open class CKFetchDatabaseChangesOperation: CKDatabaseOperation, @unchecked Sendable {
     /// The token of the last fetch (`nil`: every zone of the database).
     open var previousServerChangeToken: CKServerChangeToken?

@@ -1,15 +1,35 @@
 import Foundation
+import Synchronization
 
 /// How ``CKFetchRecordZoneChangesOperation`` fetches one zone
 /// (`CKFetchRecordZoneChangesOperation.ZoneConfiguration`; top-level, as its Objective-C name):
 /// from which change token, how many changes a page, and which fields.
-public final class CKFetchRecordZoneChangesConfiguration: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
+public final class CKFetchRecordZoneChangesConfiguration: NSObject, NSSecureCoding, NSCopying, Sendable {
+    private let settings = Mutex(Settings())
+
+    private struct Settings {
+        var previousServerChangeToken: CKServerChangeToken?
+        var resultsLimit = 0
+        var desiredKeys: [CKRecord.FieldKey]?
+    }
+
     /// The token of the zone's last fetch (`nil`: every record in the zone).
-    public var previousServerChangeToken: CKServerChangeToken?
+    public var previousServerChangeToken: CKServerChangeToken? {
+        get { settings.withLock { $0.previousServerChangeToken } }
+        set { settings.withLock { $0.previousServerChangeToken = newValue } }
+    }
+
     /// How many changes a page holds at most (`0`: as many as the server gives).
-    public var resultsLimit: Int = 0
+    public var resultsLimit: Int {
+        get { settings.withLock { $0.resultsLimit } }
+        set { settings.withLock { $0.resultsLimit = newValue } }
+    }
+
     /// The fields of changed records to fetch (`nil`: every field).
-    public var desiredKeys: [CKRecord.FieldKey]?
+    public var desiredKeys: [CKRecord.FieldKey]? {
+        get { settings.withLock { $0.desiredKeys } }
+        set { settings.withLock { $0.desiredKeys = newValue } }
+    }
 
     public override init() {
         super.init()
@@ -43,6 +63,7 @@ public final class CKFetchRecordZoneChangesConfiguration: NSObject, NSSecureCodi
     }
 
     public init?(coder: NSCoder) {
+        super.init()
         if coder.containsValue(forKey: "previousServerChangeToken") {
             previousServerChangeToken = coder.object(CKServerChangeToken.self, "previousServerChangeToken")
         }
@@ -50,6 +71,5 @@ public final class CKFetchRecordZoneChangesConfiguration: NSObject, NSSecureCodi
         if coder.containsValue(forKey: "desiredKeys"), let data = coder.data("desiredKeys") {
             desiredKeys = try? JSONDecoder().decode([CKRecord.FieldKey].self, from: data)
         }
-        super.init()
     }
 }

@@ -8,6 +8,8 @@ import Foundation
 /// (not found, token expired) is reported in its zone result; the operation's result then
 /// succeeds, and only the legacy completion block gets a `partialFailure` keyed by zone ID.
 /// A legacy per-record or per-zone block is called only when its modern counterpart is not set.
+// `@unchecked Sendable` as Apple declares it (Swift makes each subclass restate it): its inputs and
+// blocks are set before it is queued, and only its one task reads them after.
 open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Sendable {
     /// How one zone is fetched: its change token, page size and fields.
     public typealias ZoneConfiguration = CKFetchRecordZoneChangesConfiguration

@@ -3,6 +3,8 @@ import Foundation
 /// Fetches record zones by ID (``CKDatabase/recordZones(for:)``) or every zone of the database
 /// (``fetchAllRecordZonesOperation()``), reporting each zone, then the whole: a failed item is reported by itself (the legacy
 /// completion block gets a `partialFailure` keyed by zone ID).
+// `@unchecked Sendable` as Apple declares it (Swift makes each subclass restate it): its inputs and
+// blocks are set before it is queued, and only its one task reads them after.
 open class CKFetchRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable {
     /// The zones to fetch (`nil` for an operation fetching every zone).
     open var recordZoneIDs: [CKRecordZone.ID]?

@@ -8,6 +8,8 @@ import Foundation
 /// A record ID named ``CKCurrentUserDefaultName`` stands for the signed-in user's record
 /// (``fetchCurrentUserRecordOperation()``); it is answered under that ID, as the record the
 /// user's record ID names.
+// `@unchecked Sendable` as Apple declares it (Swift makes each subclass restate it): its inputs and
+// blocks are set before it is queued, and only its one task reads them after.
 open class CKFetchRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
     /// The records to fetch.
     open var recordIDs: [CKRecord.ID]?

@@ -3,6 +3,8 @@ import Foundation
 /// Fetches what share URLs lead to (``CKContainer/shareMetadatas(for:shouldFetchRootRecord:)``):
 /// each URL's ``CKShare/Metadata``, then the whole — a failure of any URL makes the legacy completion
 /// block's error a `partialFailure` keyed by URL. A container operation: run it with ``CKContainer/add(_:)``.
+// `@unchecked Sendable` as Apple declares it (Swift makes each subclass restate it): its inputs and
+// blocks are set before it is queued, and only its one task reads them after.
 open class CKFetchShareMetadataOperation: CKOperation, @unchecked Sendable {
     /// The share URLs to resolve.
     open var shareURLs: [URL]?

@@ -6,6 +6,8 @@ import Foundation
 /// Reports each lookup's participant, then the whole — a failure of any lookup makes the legacy
 /// completion block's error a `partialFailure` keyed by its ``CKUserIdentity/LookupInfo``. A
 /// container operation: run it with ``CKContainer/add(_:)``.
+// `@unchecked Sendable` as Apple declares it (Swift makes each subclass restate it): its inputs and
+// blocks are set before it is queued, and only its one task reads them after.
 open class CKFetchShareParticipantsOperation: CKOperation, @unchecked Sendable {
     /// The users to make participants of.
     open var userIdentityLookupInfos: [CKUserIdentity.LookupInfo]?

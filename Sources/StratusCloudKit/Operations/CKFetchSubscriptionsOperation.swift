@@ -4,6 +4,8 @@ import StratusModel
 /// Fetches subscriptions by ID (one `subscriptions/lookup`) or every subscription of the caller
 /// in the database (``fetchAllSubscriptionsOperation()``), reporting each subscription, then the
 /// whole: a failure of any item makes the legacy completion block's error a `partialFailure` keyed by subscription ID.
+// `@unchecked Sendable` as Apple declares it (Swift makes each subclass restate it): its inputs and
+// blocks are set before it is queued, and only its one task reads them after.
 open class CKFetchSubscriptionsOperation: CKDatabaseOperation, @unchecked Sendable {
     /// The subscriptions to fetch (`nil` for an operation fetching every subscription).
     open var subscriptionIDs: [CKSubscription.ID]?

@@ -3,6 +3,8 @@ import Foundation
 /// Saves and deletes record zones in one request (``CKDatabase/modifyRecordZones(saving:deleting:)``),
 /// reporting each zone, then the whole: a failure of any item makes the legacy completion
 /// block's error a `partialFailure` whose `partialErrorsByItemID` holds each failed zone's error by its zone ID.
+// `@unchecked Sendable` as Apple declares it (Swift makes each subclass restate it): its inputs and
+// blocks are set before it is queued, and only its one task reads them after.
 open class CKModifyRecordZonesOperation: CKDatabaseOperation, @unchecked Sendable {
     /// The zones to create (saving a zone that exists succeeds).
     open var recordZonesToSave: [CKRecordZone]?

@@ -4,6 +4,8 @@ import Foundation
 /// reporting each record, then the whole. A record that fails is reported through
 /// `perRecordSaveBlock`/`perRecordDeleteBlock`; `modifyRecordsResultBlock` then succeeds, and
 /// only the legacy `modifyRecordsCompletionBlock` gets a `partialFailure` holding each error.
+// `@unchecked Sendable` as Apple declares it (Swift makes each subclass restate it): its inputs and
+// blocks are set before it is queued, and only its one task reads them after.
 open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
     /// Which fields a save sends, and whether it checks the server's record is unchanged.
     public enum RecordSavePolicy: Int, Sendable, Hashable {

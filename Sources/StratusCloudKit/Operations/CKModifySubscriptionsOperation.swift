@@ -3,6 +3,8 @@ import Foundation
 /// Saves and deletes subscriptions in one request (``CKDatabase/modifySubscriptions(saving:deleting:)``;
 /// a save replaces a subscription with the same ID), reporting each subscription, then the
 /// whole: a failure of any item makes the legacy completion block's error a `partialFailure` keyed by subscription ID.
+// `@unchecked Sendable` as Apple declares it (Swift makes each subclass restate it): its inputs and
+// blocks are set before it is queued, and only its one task reads them after.
 open class CKModifySubscriptionsOperation: CKDatabaseOperation, @unchecked Sendable {
     /// The subscriptions to save.
     open var subscriptionsToSave: [CKSubscription]?

@@ -1,11 +1,17 @@
 import Foundation
+import Synchronization
 
-/// The base of CloudKit's operations: a Foundation `Operation` whose work is a request (or a
-/// few) to the server. Add one to a database (``CKDatabase/add(_:)``) or a container; its
-/// per-item blocks, then its result block, are called from its work's task, in Apple's order,
-/// before `completionBlock`. Cancelling it ends its work with `operationCancelled`.
+/// The base of CloudKit's operations: an asynchronous Foundation `Operation` whose work is a
+/// request (or a few) to the server, run in a task. Add one to a database (``CKDatabase/add(_:)``)
+/// or a container; its per-item blocks, then its result block, are called from that task, in
+/// Apple's order, before `completionBlock`. It reports `isExecuting` and `isFinished` through
+/// key-value observation, as an asynchronous operation must, and no thread waits for it.
+/// Cancelling it ends its work with `operationCancelled`.
+// `@unchecked Sendable` as Apple declares it: its lifecycle lives in `lifecycle` (a `Mutex`); its
+// open properties are set before it is added to a queue, as Apple documents.
 open class CKOperation: Operation, @unchecked Sendable {
     /// How an operation runs: its container, quality of service and timeouts.
+    // `@unchecked Sendable` as Apple declares it: it is set up before its operation is queued.
     open class Configuration: NSObject, @unchecked Sendable {
         open var container: CKContainer?
         open var qualityOfService: QualityOfService = .default
@@ -23,14 +29,11 @@ open class CKOperation: Operation, @unchecked Sendable {
     public let operationID = UUID().uuidString
     /// The group the operation belongs to (an app's label for work done together).
     open var group: CKOperationGroup? {
-        get { state.withLock { storedGroup } }
-        set { state.withLock { storedGroup = newValue } }
+        get { lifecycle.withLock { $0.group } }
+        set { lifecycle.withLock { $0.group = newValue } }
     }
 
-    private let state = NSLock()
-    private var work: Task<Void, Never>?
-    private var cancellationReported = false
-    private var storedGroup: CKOperationGroup?
+    private let lifecycle = Mutex(Lifecycle())
 
     public override init() {
         super.init()
@@ -39,38 +42,54 @@ open class CKOperation: Operation, @unchecked Sendable {
     /// The container requests go to: the configuration's.
     var targetContainer: CKContainer? { configuration?.container }
 
-    /// An operation cancelled before it starts skips `main()` (Foundation's rule): it still
-    /// answers its result block, with `operationCancelled`, as Apple's do.
-    open override func start() {
-        if isCancelled { reportCancellation() }
-        super.start()
-    }
+    open override var isAsynchronous: Bool { true }
+    open override var isExecuting: Bool { lifecycle.withLock { $0.phase == .executing } }
+    open override var isFinished: Bool { lifecycle.withLock { $0.phase == .finished } }
 
-    open override func main() {
+    /// Starts the operation's work in a task and returns. An operation cancelled before it starts
+    /// runs no work (Foundation's rule) but still answers its result block, with
+    /// `operationCancelled`, as Apple's do. Starting it again does nothing.
+    open override func start() {
+        guard enter(.executing, from: .ready) else { return }
         if isCancelled {
             reportCancellation()
+            enter(.finished, from: .executing)
             return
         }
-        let done = DispatchSemaphore(value: 0)
         let task = Task {
             await self.execute()
-            done.signal()
+            self.enter(.finished, from: .executing)
         }
-        state.withLock { work = task }
+        lifecycle.withLock { $0.work = task }
         if isCancelled { task.cancel() }
-        done.wait()
     }
 
     open override func cancel() {
         super.cancel()
-        state.withLock { work }?.cancel()
+        lifecycle.withLock { $0.work }?.cancel()
+    }
+
+    /// Moves to `phase` when the operation is in `previous`, telling observers of the keys that
+    /// change; false when it was not.
+    @discardableResult
+    private func enter(_ phase: Lifecycle.Phase, from previous: Lifecycle.Phase) -> Bool {
+        let keys = [previous.observedKey, phase.observedKey].compactMap { $0 }
+        for key in keys { willChangeValue(forKey: key) }
+        let moved = lifecycle.withLock { lifecycle in
+            guard lifecycle.phase == previous else { return false }
+            lifecycle.phase = phase
+            if phase == .finished { lifecycle.work = nil }
+            return true
+        }
+        for key in keys { didChangeValue(forKey: key) }
+        return moved
     }
 
     /// Answers `operationCancelled` once, however many paths find the operation cancelled.
     private func reportCancellation() {
-        let first = state.withLock { () -> Bool in
-            defer { cancellationReported = true }
-            return !cancellationReported
+        let first = lifecycle.withLock { lifecycle -> Bool in
+            defer { lifecycle.cancellationReported = true }
+            return !lifecycle.cancellationReported
         }
         if first { finish(with: CKError(.operationCancelled, "the operation was cancelled")) }
     }
@@ -82,7 +101,29 @@ open class CKOperation: Operation, @unchecked Sendable {
     func finish(with error: CKError) {}
 }
 
+/// Where an operation is in its life, and what its work shares across threads.
+private struct Lifecycle: Sendable {
+    enum Phase: Sendable {
+        case ready, executing, finished
+
+        /// The key-value observing key that reports this phase.
+        var observedKey: String? {
+            switch self {
+            case .ready: nil
+            case .executing: "isExecuting"
+            case .finished: "isFinished"
+            }
+        }
+    }
+
+    var phase = Phase.ready
+    var work: Task<Void, Never>?
+    var cancellationReported = false
+    var group: CKOperationGroup?
+}
+
 /// An operation on one database; ``CKDatabase/add(_:)`` sets ``database``.
+// `@unchecked Sendable` as Apple declares it: `database` is set before the operation is queued.
 open class CKDatabaseOperation: CKOperation, @unchecked Sendable {
     open var database: CKDatabase?
 

@@ -1,10 +1,11 @@
 import Foundation
+import Synchronization
 
 /// A group of operations that together do one thing the user asked for (a first sync, an
 /// import): a name, how many items and how much data, and the configuration its operations
 /// start from. As on Apple's service the group labels work; it changes nothing about how the
 /// operations run. ``CKOperation/group`` and CKSyncEngine's options carry one.
-// `@unchecked Sendable` (as Apple declares it): its mutable properties live in `stored`, under `state`.
+// `@unchecked Sendable` as Apple declares it (it is open): its mutable properties live in `stored`, a `Mutex`.
 open class CKOperationGroup: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
     /// About how much data the group's operations move.
     public enum TransferSize: Int, Sendable, Hashable {
@@ -18,7 +19,7 @@ open class CKOperationGroup: NSObject, NSSecureCoding, NSCopying, @unchecked Sen
         case hundredsOfGigabytes = 7
     }
 
-    /// The properties an app sets, read and written under `state` only.
+    /// The properties an app sets.
     private struct State {
         var defaultConfiguration = CKOperation.Configuration()
         var name: String?
@@ -29,8 +30,7 @@ open class CKOperationGroup: NSObject, NSSecureCoding, NSCopying, @unchecked Sen
 
     /// The group's identifier, unique to it.
     public let operationGroupID: String
-    private let state = NSLock()
-    private var stored = State()
+    private let stored = Mutex(State())
 
     public override init() {
         operationGroupID = UUID().uuidString
@@ -39,33 +39,33 @@ open class CKOperationGroup: NSObject, NSSecureCoding, NSCopying, @unchecked Sen
 
     /// The configuration an operation of the group starts from.
     open var defaultConfiguration: CKOperation.Configuration! {
-        get { state.withLock { stored.defaultConfiguration } }
-        set { state.withLock { stored.defaultConfiguration = newValue ?? CKOperation.Configuration() } }
+        get { stored.withLock { $0.defaultConfiguration } }
+        set { stored.withLock { $0.defaultConfiguration = newValue ?? CKOperation.Configuration() } }
     }
     /// What the group does, as the app names it.
     open var name: String? {
-        get { state.withLock { stored.name } }
-        set { state.withLock { stored.name = newValue } }
+        get { stored.withLock { $0.name } }
+        set { stored.withLock { $0.name = newValue } }
     }
     /// How many items the group's operations handle.
     open var quantity: Int {
-        get { state.withLock { stored.quantity } }
-        set { state.withLock { stored.quantity = newValue } }
+        get { stored.withLock { $0.quantity } }
+        set { stored.withLock { $0.quantity = newValue } }
     }
     open var expectedSendSize: TransferSize {
-        get { state.withLock { stored.expectedSendSize } }
-        set { state.withLock { stored.expectedSendSize = newValue } }
+        get { stored.withLock { $0.expectedSendSize } }
+        set { stored.withLock { $0.expectedSendSize = newValue } }
     }
     open var expectedReceiveSize: TransferSize {
-        get { state.withLock { stored.expectedReceiveSize } }
-        set { state.withLock { stored.expectedReceiveSize = newValue } }
+        get { stored.withLock { $0.expectedReceiveSize } }
+        set { stored.withLock { $0.expectedReceiveSize = newValue } }
     }
 
     /// A group with the same ID, name, quantity and sizes.
     open func copy(with zone: NSZone? = nil) -> Any {
         let copy = CKOperationGroup(operationGroupID: operationGroupID)
-        let values = state.withLock { stored }
-        copy.state.withLock { copy.stored = values }
+        let values = stored.withLock { $0 }
+        copy.stored.withLock { $0 = values }
         return copy
     }
 

@@ -3,6 +3,8 @@ import StratusModel
 
 /// Runs a query page by page from the caller's side: each matching record, then the cursor of
 /// the next page (``Cursor``) while more match.
+// `@unchecked Sendable` as Apple declares it (Swift makes each subclass restate it): its inputs and
+// blocks are set before it is queued, and only its one task reads them after.
 open class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
     /// Where a query's results continue: the query, its zone and the server's marker.
     public typealias Cursor = CKQueryCursor
@@ -76,7 +78,7 @@ open class CKQueryOperation: CKDatabaseOperation, @unchecked Sendable {
 }
 
 /// Where a query's results continue (`CKQueryOperation.Cursor`; top-level, as its Objective-C name).
-public final class CKQueryCursor: NSObject, NSSecureCoding, @unchecked Sendable {
+public final class CKQueryCursor: NSObject, NSSecureCoding, Sendable {
     let query: Query
     let zoneID: CKRecordZone.ID?
     let marker: String

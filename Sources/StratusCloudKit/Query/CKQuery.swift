@@ -2,6 +2,8 @@ import Foundation
 import StratusModel
 
 /// A query: a record type, a predicate in the grammar CloudKit accepts, and sort descriptors.
+// `@unchecked Sendable` as Apple declares it: its predicate (an `NSPredicate`, not `Sendable`) is
+// never changed after the query is made, and `sortDescriptors` is set before the query is run.
 public final class CKQuery: NSObject, NSSecureCoding, @unchecked Sendable {
     public let recordType: CKRecord.RecordType
     public let predicate: NSPredicate

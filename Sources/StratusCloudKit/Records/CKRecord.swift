@@ -6,6 +6,8 @@ import StratusModel
 /// hand records back and forth, and an app keeps the last one the server returned.
 ///
 /// `encryptedValues` are kept as ordinary fields (Stratus does not encrypt), under the same keys.
+// `@unchecked Sendable` as Apple declares it: its mutable fields and system fields are read and
+// written under `lock` only.
 public class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSetting, @unchecked Sendable {
     public typealias RecordType = String
     public typealias FieldKey = String

@@ -7,7 +7,7 @@ extension CKRecord {
 
 /// Identifies a record (`CKRecord.ID`; a top-level class, as its Objective-C name, so
 /// `NSKeyedArchiver` can name it on every platform).
-public final class CKRecordID: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
+public final class CKRecordID: NSObject, NSSecureCoding, NSCopying, Sendable {
     public let recordName: String
     public let zoneID: CKRecordZone.ID
 

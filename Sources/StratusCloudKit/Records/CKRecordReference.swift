@@ -14,7 +14,7 @@ extension CKRecord {
 
 /// A reference (`CKRecord.Reference`; top-level, as its Objective-C name, so `NSKeyedArchiver` can
 /// name it on every platform).
-public final class CKReference: NSObject, NSSecureCoding, NSCopying, CKRecordValue, @unchecked Sendable {
+public final class CKReference: NSObject, NSSecureCoding, NSCopying, CKRecordValue, Sendable {
     public let recordID: CKRecord.ID
     public let action: CKRecord.ReferenceAction
 

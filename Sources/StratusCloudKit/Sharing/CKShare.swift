@@ -15,6 +15,8 @@ extension CKRecord {
 /// A share: a record of type `cloudkit.share` that opens a record hierarchy (``init(rootRecord:)``)
 /// or a whole zone (``init(recordZoneID:)``) to participants. Save it with its root record in
 /// one `modifyRecords`; the saved share has its ``url``, which a participant accepts.
+// `@unchecked Sendable` as Apple declares it (restated for the subclass): its fields and
+// participants are guarded by its record's `lock`.
 public final class CKShare: CKRecord, @unchecked Sendable {
     /// Share fields the system reads.
     public enum SystemFieldKey {

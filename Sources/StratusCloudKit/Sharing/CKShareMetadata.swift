@@ -10,8 +10,7 @@ extension CKShare {
 /// its owner, and the opener's role, permission and acceptance status (`CKShare.Metadata`;
 /// top-level, as its Objective-C name, for archives). Archived under Apple's keys; an archive of
 /// Apple's framework decodes, and accepting it works once its share has a URL of this server.
-// `@unchecked Sendable` (as Apple declares it): every property is a `let`; its share and records guard their own state.
-public final class CKShareMetadata: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
+public final class CKShareMetadata: NSObject, NSSecureCoding, NSCopying, Sendable {
     public let containerIdentifier: String
     public let share: CKShare
     /// The root record's ID (`nil` for a zone-wide share).

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import StratusModel
 
 extension CKShare {
@@ -82,20 +83,43 @@ extension CKShare {
 }
 
 /// A share participant (`CKShare.Participant`; top-level, as its Objective-C name).
-public final class CKShareParticipant: NSObject, NSSecureCoding, @unchecked Sendable {
+public final class CKShareParticipant: NSObject, NSSecureCoding, Sendable {
     public let userIdentity: CKUserIdentity
-    public var role: CKShare.ParticipantRole
-    public var permission: CKShare.ParticipantPermission
-    public internal(set) var acceptanceStatus: CKShare.ParticipantAcceptanceStatus
     public let participantID: String
+    private let standing: Mutex<Standing>
+
+    /// What an owner may change about a participant, and what the server says of them.
+    private struct Standing {
+        var role: CKShare.ParticipantRole
+        var permission: CKShare.ParticipantPermission
+        var acceptanceStatus: CKShare.ParticipantAcceptanceStatus
+        var isCurrentUser = false
+    }
+
+    public var role: CKShare.ParticipantRole {
+        get { standing.withLock { $0.role } }
+        set { standing.withLock { $0.role = newValue } }
+    }
+
+    public var permission: CKShare.ParticipantPermission {
+        get { standing.withLock { $0.permission } }
+        set { standing.withLock { $0.permission = newValue } }
+    }
+
+    public internal(set) var acceptanceStatus: CKShare.ParticipantAcceptanceStatus {
+        get { standing.withLock { $0.acceptanceStatus } }
+        set { standing.withLock { $0.acceptanceStatus = newValue } }
+    }
+
     /// Whether this participant is the account reading the share (Apple's `IsCurrentUser`).
-    var isCurrentUser = false
+    var isCurrentUser: Bool {
+        get { standing.withLock { $0.isCurrentUser } }
+        set { standing.withLock { $0.isCurrentUser = newValue } }
+    }
 
     init(userIdentity: CKUserIdentity, role: CKShare.ParticipantRole, permission: CKShare.ParticipantPermission, acceptanceStatus: CKShare.ParticipantAcceptanceStatus, participantID: String?) {
         self.userIdentity = userIdentity
-        self.role = role
-        self.permission = permission
-        self.acceptanceStatus = acceptanceStatus
+        self.standing = Mutex(Standing(role: role, permission: permission, acceptanceStatus: acceptanceStatus))
         self.participantID = participantID ?? UUID().uuidString
     }
 
@@ -139,10 +163,12 @@ public final class CKShareParticipant: NSObject, NSSecureCoding, @unchecked Send
             let id = coder.string("ParticipantID", "participantID")
         else { return nil }
         userIdentity = identity
-        role = CKShare.ParticipantRole(rawValue: coder.int("Type", "role") ?? 0) ?? .unknown
-        permission = CKShare.ParticipantPermission(rawValue: coder.int("Permission", "permission") ?? 0) ?? .unknown
-        acceptanceStatus = CKShare.ParticipantAcceptanceStatus(rawValue: coder.int("AcceptanceStatus", "acceptanceStatus") ?? 0) ?? .unknown
+        standing = Mutex(Standing(
+            role: CKShare.ParticipantRole(rawValue: coder.int("Type", "role") ?? 0) ?? .unknown,
+            permission: CKShare.ParticipantPermission(rawValue: coder.int("Permission", "permission") ?? 0) ?? .unknown,
+            acceptanceStatus: CKShare.ParticipantAcceptanceStatus(rawValue: coder.int("AcceptanceStatus", "acceptanceStatus") ?? 0) ?? .unknown,
+            isCurrentUser: coder.containsValue(forKey: "IsCurrentUser") && coder.decodeBool(forKey: "IsCurrentUser")
+        ))
         participantID = id
-        isCurrentUser = coder.containsValue(forKey: "IsCurrentUser") && coder.decodeBool(forKey: "IsCurrentUser")
     }
 }

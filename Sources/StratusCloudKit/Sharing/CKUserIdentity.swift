@@ -2,7 +2,7 @@ import Foundation
 import StratusModel
 
 /// A user as others see them: their record ID, how they were looked up, their name.
-public final class CKUserIdentity: NSObject, NSSecureCoding, @unchecked Sendable {
+public final class CKUserIdentity: NSObject, NSSecureCoding, Sendable {
     /// How a user is found: an email, a phone number or a user record ID.
     public typealias LookupInfo = CKUserIdentityLookupInfo
     public let userRecordID: CKRecord.ID?
@@ -65,7 +65,7 @@ public final class CKUserIdentity: NSObject, NSSecureCoding, @unchecked Sendable
 }
 
 /// How a user is found (`CKUserIdentity.LookupInfo`; top-level, as its Objective-C name).
-public final class CKUserIdentityLookupInfo: NSObject, NSSecureCoding, @unchecked Sendable {
+public final class CKUserIdentityLookupInfo: NSObject, NSSecureCoding, Sendable {
     public let emailAddress: String?
     public let phoneNumber: String?
     public let userRecordID: CKRecord.ID?

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import StratusModel
 
 extension CKSubscription {
@@ -11,11 +12,9 @@ extension CKSubscription {
 
 /// `CKSubscription.NotificationInfo` (top-level, as its Objective-C name, for archives). A flag
 /// left `false` is not sent (CKWS clients listing subscriptions see only what was set).
-/// `@unchecked Sendable` as Apple declares it: its properties are set before the subscription is
-/// saved, and read under ``lock``.
+// `@unchecked Sendable` as Apple declares it (it is open): its properties live in `info`, a `Mutex`.
 open class CKNotificationInfo: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
-    private let lock = NSLock()
-    private var info = StratusModel.NotificationInfo()
+    private let info = Mutex(StratusModel.NotificationInfo())
 
     public override init() {
         super.init()
@@ -52,8 +51,8 @@ open class CKNotificationInfo: NSObject, NSSecureCoding, NSCopying, @unchecked S
 
     /// The info as the wire carries it.
     var wire: StratusModel.NotificationInfo {
-        get { lock.withLock { info } }
-        set { lock.withLock { info = newValue } }
+        get { info.withLock { $0 } }
+        set { info.withLock { $0 = newValue } }
     }
 
     convenience init(wire: StratusModel.NotificationInfo) {
@@ -61,8 +60,8 @@ open class CKNotificationInfo: NSObject, NSSecureCoding, NSCopying, @unchecked S
         self.wire = wire
     }
 
-    private func value<T>(_ path: KeyPath<StratusModel.NotificationInfo, T>) -> T { lock.withLock { info[keyPath: path] } }
-    private func update<T>(_ path: WritableKeyPath<StratusModel.NotificationInfo, T>, _ value: T) { lock.withLock { info[keyPath: path] = value } }
+    private func value<T: Sendable>(_ path: KeyPath<StratusModel.NotificationInfo, T>) -> T { info.withLock { $0[keyPath: path] } }
+    private func update<T: Sendable>(_ path: WritableKeyPath<StratusModel.NotificationInfo, T>, _ value: T) { info.withLock { $0[keyPath: path] = value } }
 
     open var alertBody: String? {
         get { value(\.alertBody) }
@@ -153,7 +152,7 @@ open class CKNotificationInfo: NSObject, NSSecureCoding, NSCopying, @unchecked S
         if let data = coder.data("NotificationInfo"),
             let decoded = try? JSONDecoder().decode(StratusModel.NotificationInfo.self, from: data)
         {
-            info = decoded
+            info.withLock { $0 = decoded }
         }
     }
 }

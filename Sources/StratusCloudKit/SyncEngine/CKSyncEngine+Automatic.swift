@@ -1,55 +1,59 @@
 import Foundation
 import NIOCore
 import StratusModel
+import Synchronization
 
 /// The tasks of an engine that syncs on its own: the push listener and the scheduled sends and
 /// fetches. They hold the engine weakly, so releasing it ends them.
-final class SyncSchedule: @unchecked Sendable {
-    private let lock = NSLock()
-    private var listener: Task<Void, Never>?
-    private var scheduled: [UUID: Task<Void, Never>] = [:]
-    private var stopped = false
+final class SyncSchedule: Sendable {
+    private struct Tasks {
+        var listener: Task<Void, Never>?
+        var scheduled: [UUID: Task<Void, Never>] = [:]
+        var stopped = false
+    }
+
+    private let tasks = Mutex(Tasks())
 
     func listen(_ task: Task<Void, Never>) {
-        lock.withLock { if stopped { task.cancel() } else { listener = task } }
+        tasks.withLock { if $0.stopped { task.cancel() } else { $0.listener = task } }
     }
 
     /// Runs `work` as a task of its own, kept only until it ends (or everything stops).
     func schedule(_ work: @escaping @Sendable () async -> Void) {
         let id = UUID()
         // Made under the lock: the task's own removal waits until it is in the table.
-        lock.withLock {
+        tasks.withLock { tasks in
             let task = Task { [weak self] in
                 await work()
                 self?.finished(id)
             }
-            if stopped { task.cancel() } else { scheduled[id] = task }
+            if tasks.stopped { task.cancel() } else { tasks.scheduled[id] = task }
         }
     }
 
     private func finished(_ id: UUID) {
-        _ = lock.withLock { scheduled.removeValue(forKey: id) }
+        _ = tasks.withLock { $0.scheduled.removeValue(forKey: id) }
     }
 
     func cancelScheduled() {
-        lock.withLock {
-            scheduled.values.forEach { $0.cancel() }
-            scheduled = [:]
+        tasks.withLock { tasks in
+            tasks.scheduled.values.forEach { $0.cancel() }
+            tasks.scheduled = [:]
         }
     }
 
     func stop() {
-        lock.withLock {
-            stopped = true
-            listener?.cancel()
-            scheduled.values.forEach { $0.cancel() }
-            scheduled = [:]
+        tasks.withLock { tasks in
+            tasks.stopped = true
+            tasks.listener?.cancel()
+            tasks.scheduled.values.forEach { $0.cancel() }
+            tasks.scheduled = [:]
         }
     }
 }
 
 /// A weak reference to an engine, for its own tasks.
-final class WeakEngine: @unchecked Sendable {
+struct WeakEngine: Sendable {
     weak var engine: CKSyncEngine?
     init(_ engine: CKSyncEngine) { self.engine = engine }
 }

@@ -202,7 +202,7 @@ extension CKSyncEngine {
 
     /// Records to save and IDs to delete, in one request per zone (`atomicByZone`: each zone's
     /// changes all or nothing).
-    public struct RecordZoneChangeBatch: @unchecked Sendable {
+    public struct RecordZoneChangeBatch: Sendable {
         public var recordsToSave: [CKRecord]
         public var recordIDsToDelete: [CKRecord.ID]
         public var atomicByZone: Bool

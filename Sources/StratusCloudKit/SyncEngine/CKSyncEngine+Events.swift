@@ -6,7 +6,7 @@ extension CKSyncEngine {
     /// `fetchedRecordZoneChanges` and `stateUpdate` per page, `didFetchRecordZoneChanges`, and
     /// `didFetchChanges`; a send is `willSendChanges`, `sentDatabaseChanges`, then
     /// `sentRecordZoneChanges` and `stateUpdate` per batch, and `didSendChanges`.
-    public enum Event: @unchecked Sendable {
+    public enum Event: Sendable {
         case stateUpdate(StateUpdate)
         case accountChange(AccountChange)
         case fetchedDatabaseChanges(FetchedDatabaseChanges)
@@ -46,14 +46,14 @@ extension CKSyncEngine.Event {
     }
 
     /// A page of one zone's record changes.
-    public struct FetchedRecordZoneChanges: @unchecked Sendable {
+    public struct FetchedRecordZoneChanges: Sendable {
         public let modifications: [CKDatabase.RecordZoneChange.Modification]
         public let deletions: [CKDatabase.RecordZoneChange.Deletion]
     }
 
     /// Zone saves and deletes the server answered.
-    public struct SentDatabaseChanges: @unchecked Sendable {
-        public struct FailedZoneSave: @unchecked Sendable {
+    public struct SentDatabaseChanges: Sendable {
+        public struct FailedZoneSave: Sendable {
             public let zone: CKRecordZone
             public let error: CKError
         }
@@ -65,8 +65,8 @@ extension CKSyncEngine.Event {
     }
 
     /// Record saves and deletes the server answered.
-    public struct SentRecordZoneChanges: @unchecked Sendable {
-        public struct FailedRecordSave: @unchecked Sendable {
+    public struct SentRecordZoneChanges: Sendable {
+        public struct FailedRecordSave: Sendable {
             public let record: CKRecord
             public let error: CKError
         }

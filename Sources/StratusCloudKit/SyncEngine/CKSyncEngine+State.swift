@@ -1,42 +1,47 @@
 import Foundation
+import Synchronization
 
 extension CKSyncEngine {
     /// What the engine keeps between launches — change tokens, pending changes, the account —
     /// and the pending changes the app adds. The app persists ``Serialization`` from each
     /// `stateUpdate` event and hands it back to the next engine.
-    public final class State: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored: Serialization
+    public final class State: Sendable {
+        private let stored: Mutex<Serialization>
+        private let changeHandler = Mutex<(@Sendable () -> Void)?>(nil)
+
         /// Called after the app adds changes (the engine schedules a send).
-        var onChange: (@Sendable () -> Void)?
+        var onChange: (@Sendable () -> Void)? {
+            get { changeHandler.withLock { $0 } }
+            set { changeHandler.withLock { $0 = newValue } }
+        }
 
         init(_ serialization: Serialization?) {
-            self.stored = serialization ?? Serialization()
+            self.stored = Mutex(serialization ?? Serialization())
         }
 
         /// Record changes waiting to be sent, in the order first added (a record's later change
         /// replaces its earlier one in that place: a parent queued first is sent first).
-        public var pendingRecordZoneChanges: [PendingRecordZoneChange] { lock.withLock { stored.pendingRecordZoneChanges() } }
+        public var pendingRecordZoneChanges: [PendingRecordZoneChange] { stored.withLock { $0.pendingRecordZoneChanges() } }
 
         /// Zone changes waiting to be sent (a zone's later change replaces its earlier one).
-        public var pendingDatabaseChanges: [PendingDatabaseChange] { lock.withLock { stored.pendingDatabaseChanges() } }
+        public var pendingDatabaseChanges: [PendingDatabaseChange] { stored.withLock { $0.pendingDatabaseChanges() } }
 
         /// Set by the app when it has changes it has not added yet: the engine then asks for a batch
         /// anyway (an automatic engine sends soon, as after `add`).
         public var hasPendingUntrackedChanges: Bool {
-            get { lock.withLock { stored.hasPendingUntrackedChanges } }
+            get { stored.withLock { $0.hasPendingUntrackedChanges } }
             set {
-                lock.withLock { stored.hasPendingUntrackedChanges = newValue }
+                stored.withLock { $0.hasPendingUntrackedChanges = newValue }
                 onChange?()
             }
         }
 
         /// Zones the server said changed and whose changes are not fetched yet.
-        public var zoneIDsWithUnfetchedServerChanges: [CKRecordZone.ID] { lock.withLock { stored.unfetchedZones.map(\.id) } }
+        public var zoneIDsWithUnfetchedServerChanges: [CKRecordZone.ID] { stored.withLock { $0.unfetchedZones.map(\.id) } }
 
         public func add(pendingRecordZoneChanges changes: [PendingRecordZoneChange]) {
             guard !changes.isEmpty else { return }
-            lock.withLock { stored.add(changes) }
+            stored.withLock { $0.add(changes) }
             onChange?()
         }
 
@@ -44,13 +49,13 @@ extension CKSyncEngine {
         public func remove(pendingRecordZoneChanges changes: [PendingRecordZoneChange]) {
             guard !changes.isEmpty else { return }
             let removed = Set(changes.map(Serialization.PendingRecord.init))
-            lock.withLock { stored.records.removeAll { removed.contains($0) } }
+            stored.withLock { $0.records.removeAll { removed.contains($0) } }
             onChange?()
         }
 
         public func add(pendingDatabaseChanges changes: [PendingDatabaseChange]) {
             guard !changes.isEmpty else { return }
-            lock.withLock { stored.add(changes) }
+            stored.withLock { $0.add(changes) }
             onChange?()
         }
 
@@ -58,14 +63,14 @@ extension CKSyncEngine {
         public func remove(pendingDatabaseChanges changes: [PendingDatabaseChange]) {
             guard !changes.isEmpty else { return }
             let removed = Set(changes.map(Serialization.PendingZone.init))
-            lock.withLock { stored.zones.removeAll { removed.contains($0) } }
+            stored.withLock { $0.zones.removeAll { removed.contains($0) } }
             onChange?()
         }
 
         /// Reads or changes the stored state under the lock (the engine's bookkeeping).
-        func update<T>(_ body: (inout Serialization) -> T) -> T { lock.withLock { body(&stored) } }
+        func update<T>(_ body: (inout Serialization) -> T) -> T { stored.withLock { body(&$0) } }
 
-        var serialization: Serialization { lock.withLock { stored } }
+        var serialization: Serialization { stored.withLock { $0 } }
     }
 }
 

@@ -6,9 +6,9 @@ import Foundation
 /// delivered one at a time. With `automaticallySync` it also saves its database subscription,
 /// listens on the server's webcourier, fetches when notified and sends soon after changes are
 /// added; it stops when released.
-public final class CKSyncEngine: @unchecked Sendable {
+public final class CKSyncEngine: Sendable {
     /// How an engine works: its database, the state it starts from, its delegate.
-    public struct Configuration: @unchecked Sendable {
+    public struct Configuration: Sendable {
         public var database: CKDatabase
         public var stateSerialization: State.Serialization?
         public weak var delegate: (any CKSyncEngineDelegate)?

@@ -6,7 +6,7 @@ public let CKCurrentUserDefaultName = ZoneID.currentUserOwnerName
 
 /// A record zone: its ID and what it can do. Custom zones of the private database fetch changes,
 /// commit atomically and can be shared; the default zone does none of these.
-public final class CKRecordZone: NSObject, NSSecureCoding, @unchecked Sendable {
+public final class CKRecordZone: NSObject, NSSecureCoding, Sendable {
     /// What a zone can do.
     public struct Capabilities: OptionSet, Sendable, Hashable {
         public let rawValue: UInt
@@ -18,13 +18,14 @@ public final class CKRecordZone: NSObject, NSSecureCoding, @unchecked Sendable {
     }
 
     public let zoneID: ID
-    public internal(set) var capabilities: Capabilities
+    public let capabilities: Capabilities
     /// The zone-wide share of the zone, when it has one.
-    public internal(set) var share: CKRecord.Reference?
+    public let share: CKRecord.Reference?
 
     public init(zoneID: ID) {
         self.zoneID = zoneID
         self.capabilities = zoneID.zoneName == ID.defaultZoneName ? [] : [.fetchChanges, .atomic, .sharing, .zoneWideSharing]
+        self.share = nil
     }
 
     public convenience init(zoneName: String) {
@@ -37,6 +38,7 @@ public final class CKRecordZone: NSObject, NSSecureCoding, @unchecked Sendable {
     init(wire zone: Zone, id: ID) {
         self.zoneID = id
         self.capabilities = zone.zoneID.isDefaultZone ? [] : [.fetchChanges, .atomic, .sharing, .zoneWideSharing]
+        self.share = nil
     }
 
     public static var supportsSecureCoding: Bool { true }
@@ -66,7 +68,7 @@ extension CKRecordZone {
 
 /// Identifies a zone (`CKRecordZone.ID`; top-level, as its Objective-C name, so `NSKeyedArchiver`
 /// can name it on every platform).
-public final class CKRecordZoneID: NSObject, NSSecureCoding, NSCopying, @unchecked Sendable {
+public final class CKRecordZoneID: NSObject, NSSecureCoding, NSCopying, Sendable {
     /// The name of every database's default zone.
     public static let defaultZoneName = ZoneID.defaultZoneName
     /// The default zone of the current user.
