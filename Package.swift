@@ -201,6 +201,7 @@ let package = Package(
             name: "StratusFuzz",
             dependencies: [
                 "StratusKit",
+                "StratusCloudKit",
                 "StratusModel",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -239,11 +240,7 @@ let package = Package(
                 "StratusModel",
                 "StratusCloudKit",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ],
             exclude: ["README.md"],
             swiftSettings: swiftSettings

@@ -1,3 +1,4 @@
+import StratusCloudKit
 import StratusKit
 import StratusModel
 
@@ -60,10 +61,10 @@ struct FuzzChecker {
         var divergences: [Divergence] = []
         var serverViews: [Int: (private: MirrorSnapshot, shared: MirrorSnapshot)] = [:]
         for (index, account) in world.accounts.enumerated() {
-            let container = CloudContainer(identifier: FuzzServer.container, serverURL: world.server.url, credentials: account.account.credentials)
+            let container = try world.container(of: account.account)
             serverViews[index] = (
-                try await read { () async throws(CloudError) in try await MirrorSnapshot.server(container.privateCloudDatabase) },
-                try await read { () async throws(CloudError) in try await MirrorSnapshot.server(container.sharedCloudDatabase) }
+                try await read { try await MirrorSnapshot.server(container, scope: .private) },
+                try await read { try await MirrorSnapshot.server(container, scope: .shared) }
             )
         }
         // 1. Each mirror equals the server's view for its account.
@@ -101,7 +102,7 @@ struct FuzzChecker {
     }
 
     /// The server's view, read again after transient failures (buggify faults the checker's reads too).
-    private func read(_ snapshot: @Sendable () async throws(CloudError) -> MirrorSnapshot) async throws(CloudError) -> MirrorSnapshot {
-        try await retryingTransient(attempts: 20, delayScale: world.retryDelayScale, snapshot)
+    private func read(_ snapshot: @Sendable () async throws -> MirrorSnapshot) async throws -> MirrorSnapshot {
+        try await SyncRetry.run(attempts: 20, clock: SyncClock(rate: 1 / world.retryDelayScale), snapshot)
     }
 }

@@ -41,7 +41,7 @@ public struct FuzzServer: Sendable {
             ).webAuthToken
             accounts.append(FuzzAccount(
                 email: email, userRecordName: info.userRecordName,
-                account: SimulatedDevice.Account(name: "user\(index)", credentials: CloudCredentials(apiToken: apiToken, webAuthToken: token))
+                account: SimulatedDevice.Account(name: "user\(index)", apiToken: apiToken, webAuthToken: token)
             ))
         }
         return accounts

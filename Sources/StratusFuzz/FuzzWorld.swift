@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloudKit
 import StratusKit
 import StratusModel
 
@@ -27,9 +28,9 @@ final class FuzzWorld {
     var slots: [Slot] = []
     var ledger = FuzzLedger()
     /// Share URLs sent to each account and not accepted yet.
-    var invitations: [Int: [String]] = [:]
+    var invitations: [Int: [URL]] = [:]
     /// Shares made, by the shared record: the invited account and the permission given.
-    var shares: [RecordKey: (account: Int, permission: SharePermission)] = [:]
+    var shares: [RecordKey: (account: Int, permission: ShareInvitee.Permission)] = [:]
     /// Per action: done, skipped (nothing to act on) and refused (the server or device said no).
     var tally: [FuzzAction: (done: Int, skipped: Int, refused: Int)] = [:]
     /// Each refusal, for `--verbose`.
@@ -51,6 +52,13 @@ final class FuzzWorld {
             try await device.signIn(accounts[index % accounts.count].account)
             slots.append(Slot(device: device, account: index % accounts.count, storePath: path))
         }
+    }
+
+    /// An account's container as an app of that account makes it: how the checker reads the server.
+    func container(of account: SimulatedDevice.Account) throws -> CKContainer {
+        guard let url = URL(string: server.url) else { throw CKError(.badContainer, "not a URL: \(server.url)") }
+        let connection = StratusConnection(serverURL: url, apiToken: account.apiToken, webAuthToken: account.webAuthToken)
+        return CKContainer(identifier: FuzzServer.container, connection: connection)
     }
 
     private func makeDevice(_ index: Int, path: String) async throws -> SimulatedDevice {
@@ -124,7 +132,7 @@ final class FuzzWorld {
             guard accounts.count > 1, let key = pick(unshared, &random) else { return .skipped }
             var invitee = Int.random(in: 0..<(accounts.count - 1), using: &random)
             if invitee >= slot.account { invitee += 1 }
-            let permission: SharePermission = Bool.random(using: &random) ? .readWrite : .readOnly
+            let permission: ShareInvitee.Permission = Bool.random(using: &random) ? .readWrite : .readOnly
             if step.action == .shareFailingOnce { try await server.failNextUpload(of: naming.serverName("Destination")) }
             // In NSPersistentCloudKitContainer style the record and its relations move to the
             // share's zone (the ledger follows them: `FuzzLedger.settle`).
@@ -154,7 +162,7 @@ final class FuzzWorld {
         case .changePermission:
             let mine = shares.keys.filter { $0.owner == accounts[slot.account].userRecordName }.sorted { $0.description < $1.description }
             guard let key = pick(mine, &random), let share = shares[key] else { return .skipped }
-            let flipped: SharePermission = share.permission == .readWrite ? .readOnly : .readWrite
+            let flipped: ShareInvitee.Permission = share.permission == .readWrite ? .readOnly : .readWrite
             try await device.setParticipants([.invite(email: accounts[share.account].email, permission: flipped)], ofShareCovering: key)
             shares[key] = (share.account, flipped)
         case .leave:
@@ -186,19 +194,19 @@ final class FuzzWorld {
             let restarted = try await makeDevice(index, path: slot.storePath)
             slots[index].device = restarted
             if slot.signedIn {
-                do { try await restarted.signIn(accounts[slot.account].account) } catch is CloudError { slots[index].signedIn = false }
+                do { try await restarted.signIn(accounts[slot.account].account) } catch is CKError { slots[index].signedIn = false }
             }
         case .sync:
             try await device.sync()
         case .revokeToken:
             let account = accounts[slot.account]
-            guard let token = account.account.credentials.webAuthToken else { return .skipped }
+            guard let token = account.account.webAuthToken else { return .skipped }
             // Revoked while the device syncs: the sync may end refused (then the device waits
             // for the same user to sign in again), its queued edits kept either way.
             let sync = Task { try await device.sync() }
             try await Task.sleep(for: .milliseconds(Int.random(in: 0..<30, using: &random)))
             let fresh = try await server.replaceWebAuthToken(token, userRecordName: account.userRecordName)
-            accounts[slot.account].account.credentials.webAuthToken = fresh
+            accounts[slot.account].account.webAuthToken = fresh
             try await sync.value
         case .serverCrash:
             guard let crash = server.crash, !slot.offline else { return .skipped }

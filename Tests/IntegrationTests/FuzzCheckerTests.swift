@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloudKit
 import StratusCore
 import StratusFuzz
 import StratusKit
@@ -53,13 +54,15 @@ struct FuzzCheckerTests {
                     if !saved.isEmpty, await device.account != nil { found = (device, saved) }
                 }
                 let (device, saved) = try #require(found)
-                let container = CloudContainer(
-                    identifier: FuzzServer.container, serverURL: server.url, credentials: try #require(await device.account).credentials
+                let account = try #require(await device.account)
+                let url = try #require(URL(string: server.url))
+                let container = CKContainer(
+                    identifier: FuzzServer.container, connection: StratusConnection(serverURL: url, apiToken: account.apiToken, webAuthToken: account.webAuthToken)
                 )
                 // Each in its own zone (a name may live in two).
                 for (zone, records) in Dictionary(grouping: saved, by: \.key.zoneID) {
-                    _ = try await container.privateCloudDatabase.modify(
-                        records.map { RecordOperation(.forceDelete, Record(recordName: $0.key.recordName)) }, in: zone
+                    _ = try await container.privateCloudDatabase.modifyRecords(
+                        saving: [], deleting: records.map { CKRecord.ID(recordName: $0.key.recordName, zoneID: CKRecordZone.ID(zoneName: zone.zoneName)) }
                     )
                 }
             }

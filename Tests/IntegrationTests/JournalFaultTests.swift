@@ -223,7 +223,7 @@ struct JournalFaultTests {
             let iphone = try await journal.device("alice-iphone", signedInAs: "alice")
             try await iphone.save(await iphone.privateKey("nice"), type: "Destination", fields: Journal.destination("Nice"))
             try await iphone.sync()
-            let token = try #require(journal.account("alice").credentials.webAuthToken)
+            let token = try #require(journal.account("alice").webAuthToken)
             try await journal.admin("web-auth-tokens/revoke", RevokeWebAuthTokenRequest(webAuthToken: token))
             try await iphone.save(await iphone.privateKey("porto"), type: "Destination", fields: Journal.destination("Porto"))
 
@@ -234,12 +234,12 @@ struct JournalFaultTests {
             #expect(await iphone.userRecordName == journal.userRecordName("alice"))
 
             // The same user signs in again (a new token): the edit goes out, nothing was lost.
-            let fresh = CloudCredentials(apiToken: journal.credentials.apiToken, webAuthToken: try await journal.mintWebAuthToken(for: "alice"))
-            let server = CloudContainer(identifier: Journal.container, serverURL: journal.serverURL, credentials: fresh).privateCloudDatabase
-            #expect(try await MirrorSnapshot.server(server).records.count == 1, "the edit waits while the token is refused")
-            try await iphone.signIn(SimulatedDevice.Account(name: "alice", credentials: fresh))
+            let fresh = SimulatedDevice.Account(name: "alice", apiToken: journal.credentials.apiToken, webAuthToken: try await journal.mintWebAuthToken(for: "alice"))
+            let server = try journal.container(of: fresh)
+            #expect(try await MirrorSnapshot.server(server, scope: .private).records.count == 1, "the edit waits while the token is refused")
+            try await iphone.signIn(fresh)
             try await iphone.sync()
-            #expect(try await MirrorSnapshot.server(server).records.count == 2)
+            #expect(try await MirrorSnapshot.server(server, scope: .private).records.count == 2)
             // Another account on the server is untouched by it.
             #expect(try await journal.serverSnapshot(as: "bob", scope: .private).isEmpty)
         }

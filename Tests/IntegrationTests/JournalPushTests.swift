@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloudKit
 import StratusKit
 import StratusModel
 import Testing
@@ -33,7 +34,7 @@ import Testing
             for device in [iphone, ipad, phone] { try await device.startAutomaticSync() }
             // The engines made their database subscriptions, as CKSyncEngine does.
             let subscriptions = try await journal.container(as: "bob").sharedCloudDatabase.allSubscriptions()
-            #expect(subscriptions.map(\.kind) == [.database])
+            #expect(subscriptions.map(\.subscriptionType) == [.database])
 
             // From here on, no sync() call: saves are sent, pushes make the others fetch.
             try await iphone.save(lisbon, type: "Destination", fields: ["details": .string("Trams, and the castle")])
@@ -48,8 +49,8 @@ import Testing
                 return onIPad && onPhone
             }
             #expect(elapsed != nil, "the iPad and bob's phone did not converge on push")
-            #expect(await ipad.notificationsReceived > 0)
-            #expect(await phone.notificationsReceived > 0)
+            #expect(await ipad.scheduledFetches > 0)
+            #expect(await phone.scheduledFetches > 0)
             // bob's edit on the shared trip travels back to both of alice's devices the same way.
             try await phone.save(shared, type: "Destination", fields: ["details": .string("bob was here")])
             let back = try await converge(within: 60) {

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloudKit
 import StratusKit
 import StratusModel
 import Testing
@@ -16,8 +17,10 @@ struct JournalRecoveryTests {
 
             // The edit stays on the iPhone; meanwhile another device deletes the whole zone.
             try await iphone.save(key, type: "Destination", fields: ["caption": .string("Lisboa")])
-            let results = try await journal.container(as: "alice").privateCloudDatabase.modifyZones(saving: [], deleting: [key.zoneID])
-            #expect(results.allSatisfy { if case .success = $0 { true } else { false } })
+            let results = try await journal.container(as: "alice").privateCloudDatabase.modifyRecordZones(
+                saving: [], deleting: [CKRecordZone.ID(zoneName: key.zoneID.zoneName)]
+            )
+            #expect(results.deleteResults.values.allSatisfy { if case .success = $0 { true } else { false } })
 
             try await iphone.sync()
             // The zone exists again and holds the edit, with every field the iPhone had.
@@ -43,7 +46,9 @@ struct JournalRecoveryTests {
             for round in 2...4 {
                 try await iphone.save(inJournal, type: "Day", fields: ["text": .string("journal \(round)")])
                 try await iphone.save(inArchive, type: "Day", fields: ["text": .string("archive \(round)")])
-                _ = try await journal.container(as: "alice").privateCloudDatabase.modifyZones(saving: [], deleting: [inJournal.zoneID])
+                _ = try await journal.container(as: "alice").privateCloudDatabase.modifyRecordZones(
+                    saving: [], deleting: [CKRecordZone.ID(zoneName: inJournal.zoneID.zoneName)]
+                )
                 try await iphone.sync()
                 let server = try await journal.serverSnapshot(as: "alice", scope: .private)
                 let owner = journal.userRecordName("alice")

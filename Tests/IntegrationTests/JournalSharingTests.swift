@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloudKit
 import StratusKit
 import StratusModel
 import Testing
@@ -33,7 +34,7 @@ struct JournalSharingTests {
             #expect(try await bob.canUpdateRecord(shared))
             // Only the owner deletes a hierarchy's root; a zone-wide share has none.
             #expect(try await bob.canDeleteRecord(shared) == (style == .persistentCloudKitContainer))
-            #expect(try await alice.fetchShares(matching: [lisbon])[lisbon]?.recordName == share.recordName)
+            #expect(try await alice.fetchShares(matching: [lisbon])[lisbon]?.recordID.recordName == share.recordID.recordName)
 
             try await bob.save(shared, type: "Destination", fields: ["details": .string("Trams, by bob")])
             try await bob.sync()
@@ -59,14 +60,14 @@ struct JournalSharingTests {
             #expect(await bob.events.contains { $0.failures["bobs-note"] == .permissionFailure })
             #expect(try await bob.store.record(note) == nil, "no local-only copy of the refused create")
             #expect(try await bob.store.pendingExports(in: .shared).isEmpty)
-            // The remote API reports the same refusal as CKModifyRecordsOperation would.
-            let direct = Record(recordName: "lisbon", recordType: "Destination", fields: ["details": .string("direct")])
-            let database = journal.container(as: "bob").sharedCloudDatabase
-            let refusal = await #expect(throws: CloudError.self) {
-                try await database.modifyRecords([RecordOperation(.forceUpdate, direct)], in: lisbon.zoneID)
-            }
-            #expect(refusal?.code == .partialFailure)
-            #expect(refusal?.partialErrors["lisbon"]?.code == .permissionFailure)
+            // CloudKit's API reports the same refusal for the record itself.
+            let direct = CKRecord(recordType: "Destination", recordID: CKRecord.ID(recordName: "lisbon", zoneID: CKRecordZone.ID(wire: lisbon.zoneID)))
+            direct["details"] = "direct"
+            let database = try journal.container(as: "bob").sharedCloudDatabase
+            let (saved, _) = try await database.modifyRecords(saving: [direct], deleting: [], savePolicy: .allKeys, atomically: false)
+            let refusal = try #require(saved[direct.recordID])
+            #expect(throws: CKError.self) { try refusal.get() }
+            if case .failure(let error as CKError) = refusal { #expect(error.code == .permissionFailure) }
             try await journal.assertConsistent(devices)
 
             // 5. alice stops sharing: bob's shared mirror no longer holds Lisbon.
@@ -126,7 +127,7 @@ struct JournalSharingTests {
             try await alice.sync()
             let participants = try await alice.fetchShares(matching: [lisbon])[lisbon]?.participants ?? []
             // Bob is gone from alice's share, as CKShare lists it (a removed participant is omitted).
-            #expect(!participants.isEmpty && participants.allSatisfy { $0.type == .owner }, "\(participants)")
+            #expect(!participants.isEmpty && participants.allSatisfy { $0.role == .owner }, "\(participants)")
             #expect(try await alice.store.record(lisbon) != nil)
 
             try await ipad.sync()

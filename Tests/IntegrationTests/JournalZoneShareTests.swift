@@ -46,9 +46,9 @@ struct JournalZoneShareTests {
             #expect(try await ipad.records(in: .private).count == 3)
 
             let share = try await alice.share([lisbon], to: nil, title: "Lisbon trip", participants: [.invite(email: "bob@example.com", permission: .readWrite)])
-            let shareZone = try #require(share.zoneID?.zoneName)
+            let shareZone = share.recordID.zoneID.zoneName
             #expect(shareZone.hasPrefix("com.apple.coredata.cloudkit.share.") && UUID(uuidString: String(shareZone.dropFirst(34))) != nil)
-            #expect(share.fields?["cloudkit.title"]?.value == .string("Lisbon trip"))
+            #expect(share[CKShare.SystemFieldKey.title] as? String == "Lisbon trip")
             var zones = try await Self.serverZones(journal)
             #expect(zones[shareZone] == ["cloudkit.zoneshare", "lisbon", "lisbon-note1", "lisbon-note2"])
             #expect(zones[SimulatedDevice.coreDataZoneName, default: []].isEmpty)
@@ -58,18 +58,17 @@ struct JournalZoneShareTests {
             // Every record names its concrete entity in a STRING field, as NSPersistentCloudKitContainer's do.
             #expect(stored["\(journal.userRecordName("alice"))/\(shareZone)/lisbon-note1"]?["CD_entityName"] == .string("Note"))
             #expect(stored["\(journal.userRecordName("alice"))/\(shareZone)/lisbon"]?["CD_entityName"] == .string("Destination"))
-            let lookedUp = try await journal.container(as: "alice").privateCloudDatabase.records(
-                named: ["lisbon-note1"], in: ZoneID(zoneName: shareZone, ownerRecordName: journal.userRecordName("alice"))
+            let note = try await journal.container(as: "alice").privateCloudDatabase.record(
+                for: CKRecord.ID(recordName: "lisbon-note1", zoneID: CKRecordZone.ID(zoneName: shareZone))
             )
-            let note = try #require(lookedUp.first).get()
-            #expect(note.fields?["CD_entityName"]?.type == .string)
+            #expect(note["CD_entityName"] is String)
 
             // The iPad fetches the move: deletions in the old zone, creations in the new one, now shared.
             try await ipad.sync()
             let moved = RecordKey(scope: .private, zoneID: ZoneID(zoneName: shareZone, ownerRecordName: journal.userRecordName("alice")), recordName: "lisbon")
             #expect(try await ipad.records(in: .private).filter { $0.recordType != "cloudkit.share" }.map(\.key.zoneName) == Array(repeating: shareZone, count: 3))
             #expect(try await ipad.isShared(moved))
-            #expect(try await ipad.fetchShares(matching: [moved])[moved]?.recordName == "cloudkit.zoneshare")
+            #expect(try await ipad.fetchShares(matching: [moved])[moved]?.recordID.recordName == CKRecordNameZoneWideShare)
 
             // bob accepts: the share zone with every moved object.
             try await bob.acceptShareInvitations(from: [try #require(share.url)])
@@ -88,12 +87,12 @@ struct JournalZoneShareTests {
             // A separate share makes a separate zone.
             let rome = try await Self.destinationWithNotes("rome", on: alice)
             let second = try await alice.share([rome], to: nil, title: "Rome")
-            #expect(second.zoneID?.zoneName != shareZone)
+            #expect(second.recordID.zoneID.zoneName != shareZone)
             zones = try await Self.serverZones(journal)
             #expect(zones.keys.filter { $0.hasPrefix("com.apple.coredata.cloudkit.share.") }.count == 2)
 
             // Sharing an object already shared is refused.
-            await #expect(throws: CloudError.self) { try await alice.share([try #require(try await alice.currentKey(rome))], to: nil) }
+            await #expect(throws: CKError.self) { try await alice.share([try #require(try await alice.currentKey(rome))], to: nil) }
             try await journal.assertConsistent([(alice, "alice"), (ipad, "alice"), (bob, "bob")])
         }
     }
@@ -110,7 +109,8 @@ struct JournalZoneShareTests {
 
             // The UICloudSharingController flow: the app edits the share, then persists it.
             share = try #require(try await alice.fetchShares(matching: [moved])[moved])
-            share.participants = [.invite(email: "bob@example.com", permission: .readOnly)]
+            let participant = try #require(share.participants.first { $0.userIdentity.lookupInfo?.emailAddress == "bob@example.com" })
+            participant.permission = .readOnly
             _ = try await alice.persistUpdatedShare(share)
             try await bob.sync()
             let bobsLisbon = RecordKey(scope: .shared, zoneID: moved.zoneID, recordName: "lisbon")
@@ -132,7 +132,7 @@ struct JournalZoneShareTests {
             let lisbon = try await Self.destinationWithNotes("lisbon", on: alice)
             try await alice.sync()
             await alice.setCrashAfterShareZoneCreated(true)
-            await #expect(throws: CloudError.self) { try await alice.share([lisbon], to: nil, title: "Lisbon") }
+            await #expect(throws: CKError.self) { try await alice.share([lisbon], to: nil, title: "Lisbon") }
             #expect(try await alice.store.pendingMove() != nil)
 
             // The process dies; the app starts again from the same file.
@@ -186,7 +186,7 @@ struct JournalZoneShareTests {
             try await ipad.sync()
             try await iphone.sync()
             await ipad.setCrashAfterShareZoneCreated(true)
-            await #expect(throws: CloudError.self) { try await ipad.share([lisbon], to: nil, title: "Lisbon") }
+            await #expect(throws: CKError.self) { try await ipad.share([lisbon], to: nil, title: "Lisbon") }
 
             // While the iPad is down, the iPhone edits the destination.
             try await iphone.save(lisbon, type: "Destination", fields: ["caption": .string("Lisboa")])

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloudKit
 import StratusKit
 import StratusModel
 import Testing
@@ -19,7 +20,7 @@ struct ShareHistoryTests {
             try await bob.sync()
             let history = try await bob.store.history()
             #expect(history.contains { $0.key.recordName == "lisbon" }, "the shared record is in bob's history")
-            #expect(!history.contains { $0.key.recordName == share.recordName }, "the share is not")
+            #expect(!history.contains { $0.key.recordName == share.recordID.recordName }, "the share is not")
         }
     }
 }

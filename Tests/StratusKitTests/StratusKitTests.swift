@@ -3,8 +3,7 @@ import StratusKit
 import StratusModel
 import Testing
 
-/// The client module's pieces without a server: error mapping, the local store's
-/// merge, history and naming.
+/// The client module's pieces without a server: the local store's merge, history and naming.
 @Suite("StratusKit without a server")
 struct StratusKitTests {
     static func temporaryStore(naming: RecordNaming = .plain) throws -> LocalStore {
@@ -13,33 +12,6 @@ struct StratusKitTests {
     }
 
     static let zone = ZoneID(zoneName: "Journal", ownerRecordName: "_alice")
-
-    @Test("CKWS error codes become CKError codes", arguments: [
-        (ServerErrorCode.conflict, nil, CloudError.Code.serverRecordChanged, false),
-        (.accessDenied, nil, .permissionFailure, false),
-        (.zoneNotFound, nil, .zoneNotFound, false),
-        (.zoneNotFound, 28, .userDeletedZone, false),
-        (.throttled, nil, .requestRateLimited, true),
-        (.tryAgainLater, nil, .serviceUnavailable, true),
-        (.badRequest, 21, .changeTokenExpired, false),
-        (.badRequest, nil, .invalidArguments, false),
-        (.atomicError, nil, .batchRequestFailed, false),
-    ] as [(ServerErrorCode, Int?, CloudError.Code, Bool)])
-    func errorMapping(code: ServerErrorCode, ckErrorCode: Int?, expected: CloudError.Code, transient: Bool) {
-        let error = CloudError(serverErrorCode: code, reason: "r", retryAfter: 3, ckErrorCode: ckErrorCode, serverRecord: nil)
-        #expect(error.code == expected)
-        #expect(error.isTransient == transient)
-        #expect(error.retryAfter == 3)
-    }
-
-    @Test("a ZONE_NOT_FOUND marked userDidResetEncryptedData is a zoneNotFound with the flag")
-    func encryptedDataResetMarker() throws {
-        let json = #"{"recordName":"r1","serverErrorCode":"ZONE_NOT_FOUND","reason":"gone","userDidResetEncryptedData":true}"#
-        let error = CloudError(try JSONDecoder().decode(RecordError.self, from: Data(json.utf8)))
-        #expect(error.code == .zoneNotFound && error.userDidResetEncryptedData)
-        let plain = CloudError(serverErrorCode: .zoneNotFound, reason: "r", retryAfter: nil, ckErrorCode: nil, serverRecord: nil)
-        #expect(!plain.userDidResetEncryptedData)
-    }
 
     @Test("an import keeps fields changed locally and not yet exported; the rest take the server's values")
     func fieldLevelMerge() throws {

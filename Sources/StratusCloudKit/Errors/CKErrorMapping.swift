@@ -66,7 +66,7 @@ extension CKError {
     }
 
     /// A per-record failure; `client` is the record the caller sent (for `serverRecordChanged`).
-    init(_ error: RecordError, client: CKRecord?, zoneID: CKRecordZone.ID) {
+    package init(_ error: RecordError, client: CKRecord?, zoneID: CKRecordZone.ID) {
         var info: [String: Any] = [NSLocalizedDescriptionKey: error.reason]
         let code = CKError.Code(serverErrorCode: error.serverErrorCode, ckErrorCode: error.ckErrorCode)
         if let retryAfter = error.retryAfter { info[CKErrorRetryAfterKey] = Double(retryAfter) }
@@ -91,7 +91,7 @@ extension CKError {
     }
 
     /// An error the framework raises itself.
-    init(_ code: Code, _ description: String) {
+    package init(_ code: Code, _ description: String) {
         self.init(code, userInfo: [NSLocalizedDescriptionKey: description])
     }
 
@@ -120,7 +120,7 @@ extension CKError {
     }
 
     /// An error as CloudKit reports it: a ``CKError`` as it is, anything else an `internalError`.
-    static func wrapping(_ error: any Error) -> CKError { error as? CKError ?? CKError(.internalError, "\(error)") }
+    package static func wrapping(_ error: any Error) -> CKError { error as? CKError ?? CKError(.internalError, "\(error)") }
 
     /// Whether the server answered nothing for the item this error is about (``unanswered(_:)``).
     var isUnanswered: Bool { errorUserInfo[Self.requestFailedKey] as? Bool == true }

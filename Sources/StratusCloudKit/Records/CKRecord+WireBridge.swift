@@ -18,6 +18,12 @@ extension CKRecord {
         return record
     }
 
+    /// The record (a ``CKShare`` for a share) the server sent as `wire`, in `zoneID` (the
+    /// caller's name for the zone): what a simulated device hands its app from its mirror.
+    package static func received(_ wire: Record, in zoneID: CKRecordZone.ID) -> CKRecord {
+        from(wire: wire, zoneID: zoneID)
+    }
+
     /// The record as the wire spells it, in `zoneID` (the caller's name for the zone): every
     /// field with a value, the system fields, and a share's URL, permission and participants.
     package func wireRecord(in zoneID: ZoneID) -> Record {

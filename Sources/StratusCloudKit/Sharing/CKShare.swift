@@ -135,7 +135,7 @@ public final class CKShare: CKRecord, @unchecked Sendable {
         var operation = super.wireOperation(policy: .ifServerRecordUnchanged)
         let current = lock.withLock { sharing }
         if recordChangeTag == nil, let root = current.rootRecordName { operation.record.forRecord = RecordPointer(recordName: root) }
-        if current.changed || recordChangeTag == nil {
+        if current.changed || recordChangeTag == nil || current.participants.contains(where: \.wasEdited) {
             operation.record.publicPermission = current.publicPermission == .unknown ? SharePermission.none : current.publicPermission.wire
             operation.record.participants = current.participants.filter { $0.role != .owner }.map(\.wire)
         }

@@ -94,16 +94,18 @@ public final class CKShareParticipant: NSObject, NSSecureCoding, Sendable {
         var permission: CKShare.ParticipantPermission
         var acceptanceStatus: CKShare.ParticipantAcceptanceStatus
         var isCurrentUser = false
+        /// Whether the app changed the role or permission since the server sent the participant.
+        var edited = false
     }
 
     public var role: CKShare.ParticipantRole {
         get { standing.withLock { $0.role } }
-        set { standing.withLock { $0.role = newValue } }
+        set { standing.withLock { $0.role = newValue; $0.edited = true } }
     }
 
     public var permission: CKShare.ParticipantPermission {
         get { standing.withLock { $0.permission } }
-        set { standing.withLock { $0.permission = newValue } }
+        set { standing.withLock { $0.permission = newValue; $0.edited = true } }
     }
 
     public internal(set) var acceptanceStatus: CKShare.ParticipantAcceptanceStatus {
@@ -116,6 +118,10 @@ public final class CKShareParticipant: NSObject, NSSecureCoding, Sendable {
         get { standing.withLock { $0.isCurrentUser } }
         set { standing.withLock { $0.isCurrentUser = newValue } }
     }
+
+    /// Whether the app changed the role or permission since the server sent the participant
+    /// (saving the share then sends its participants).
+    var wasEdited: Bool { standing.withLock { $0.edited } }
 
     init(userIdentity: CKUserIdentity, role: CKShare.ParticipantRole, permission: CKShare.ParticipantPermission, acceptanceStatus: CKShare.ParticipantAcceptanceStatus, participantID: String?) {
         self.userIdentity = userIdentity

@@ -81,7 +81,7 @@ extension CKSyncEngine {
     func scheduleSend(after seconds: Double) {
         guard configuration.automaticallySync else { return }
         let weakEngine = WeakEngine(self)
-        let clock = configuration.clock
+        let clock = configuration.simulation.clock
         schedule.schedule {
             try? await Task.sleep(for: CKSyncEngine.sendDelay)
             try? await clock.sleep(seconds: seconds)

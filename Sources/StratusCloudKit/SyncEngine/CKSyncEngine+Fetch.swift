@@ -86,12 +86,12 @@ extension CKSyncEngine {
             let token = state.update { $0.zoneTokens[key] }.map(CKServerChangeToken.init)
             let page: (modificationResultsByID: [CKRecord.ID: Result<CKDatabase.RecordZoneChange.Modification, any Error>], deletions: [CKDatabase.RecordZoneChange.Deletion], changeToken: CKServerChangeToken, moreComing: Bool)
             do {
-                page = try await retrying { try await self.database.recordZoneChanges(inZoneWith: zoneID, since: token, resultsLimit: self.configuration.resultsLimit) }
+                page = try await retrying { try await self.database.recordZoneChanges(inZoneWith: zoneID, since: token, resultsLimit: self.configuration.simulation.resultsLimit) }
             } catch let error as CKError {
                 switch SyncRules.verdict(forZoneFetch: error, hadToken: token != nil) {
                 case .startOver:
                     state.update { $0.zoneTokens[key] = nil }
-                    await configuration.zoneChangeTokenExpired?(zoneID)
+                    await configuration.simulation.zoneChangeTokenExpired?(zoneID)
                     await deliverState()
                     continue
                 case .zoneGone(let reason):

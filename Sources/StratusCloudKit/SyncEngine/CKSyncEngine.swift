@@ -16,16 +16,9 @@ public final class CKSyncEngine: Sendable {
         public var automaticallySync = true
         /// The database subscription's ID (`nil`: the engine's own).
         public var subscriptionID: CKSubscription.ID?
-        /// The clock the engine reads and waits by: the real one (Apple's behaviour) but in a
-        /// simulation that compresses time (`stratus fuzz`), where every wait passes faster.
-        package var clock = SyncClock.system
-        /// Told when a zone's change token expired, before the engine fetches the zone again from
-        /// the start: a simulated device forgets what that fetch cannot confirm (Apple's engine
-        /// tells its delegate nothing).
-        package var zoneChangeTokenExpired: (@Sendable (CKRecordZone.ID) async -> Void)?
-        /// Records per zone change page (`nil`: the server's page size), for simulations that
-        /// cut a fetch short between pages.
-        package var resultsLimit: Int?
+        /// Where a simulated device's engine departs from Apple's (`stratus fuzz`, StratusKit);
+        /// an app's engine leaves it as it is: Apple's behaviour.
+        package var simulation = Simulation()
 
         public init(database: CKDatabase, stateSerialization: State.Serialization?, delegate: any CKSyncEngineDelegate) {
             self.database = database
@@ -95,11 +88,11 @@ public final class CKSyncEngine: Sendable {
 
     /// Runs `call`, retrying transient failures (waiting on ``Configuration/clock``).
     func retrying<T>(_ call: () async throws -> T) async throws -> T {
-        try await SyncRetry.run(clock: configuration.clock, call)
+        try await SyncRetry.run(clock: configuration.simulation.clock, call)
     }
 
     /// The time now, on the engine's clock.
-    var now: Date { configuration.clock.now }
+    var now: Date { configuration.simulation.clock.now }
 
     var subscriptionID: String { configuration.subscriptionID ?? "CKSyncEngine-\(database.databaseScope == .shared ? "shared" : "private")" }
 

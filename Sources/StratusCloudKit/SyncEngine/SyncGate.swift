@@ -24,13 +24,14 @@ actor SyncGate {
 }
 
 /// Retries of what CloudKit calls transient: the network, an unavailable service, rate limits,
-/// a busy zone — after the server's `retryAfter` when it gave one.
-enum SyncRetry {
+/// a busy zone — after the server's `retryAfter` when it gave one. The house's one retry: the
+/// engine's, and a simulated device's sign-in (as the OS asks again).
+package enum SyncRetry {
     static func isTransient(_ error: CKError) -> Bool { error.code.isTransient }
 
     /// Runs `call`, retrying transient failures up to `attempts` times, waiting on `clock`
     /// (the real one but in simulations that compress time).
-    static func run<T>(attempts: Int = 4, clock: SyncClock, _ call: () async throws -> T) async throws -> T {
+    package static func run<T>(attempts: Int = 4, clock: SyncClock, _ call: () async throws -> T) async throws -> T {
         var attempt = 1
         while true {
             do {

@@ -1,3 +1,4 @@
+import StratusCloudKit
 import StratusModel
 
 /// What a scope holds, keyed `owner/zone/recordName`, with each record's field values: a device's
@@ -21,19 +22,25 @@ public struct MirrorSnapshot: Sendable, Hashable {
         value.mappingAssets { AssetValue(fileChecksum: $0.fileChecksum, size: $0.size) }
     }
 
-    /// Every live record of a database as the server shows it to the caller, read afresh from each
-    /// custom zone's change feed (the default zone keeps no feed and holds no synced records).
-    public static func server(_ database: CloudDatabase) async throws(CloudError) -> MirrorSnapshot {
+    /// Every live record of a database as the server shows it to the container's account, read
+    /// afresh through CloudKit from each custom zone's changes (the default zone keeps no feed
+    /// and holds no synced records).
+    public static func server(_ container: CKContainer, scope: DatabaseScope) async throws -> MirrorSnapshot {
+        let database = scope == .shared ? container.sharedCloudDatabase : container.privateCloudDatabase
+        let me = try await container.userRecordID().recordName
         var snapshot = MirrorSnapshot()
-        for zone in try await database.allZones() where !zone.zoneID.isDefaultZone {
-            var token: String?
+        for zone in try await database.allRecordZones() where zone.zoneID.zoneName != CKRecordZone.ID.defaultZoneName {
+            let owner = zone.zoneID.ownerName == CKCurrentUserDefaultName ? me : zone.zoneID.ownerName
+            let wireZone = ZoneID(zoneName: zone.zoneID.zoneName, ownerRecordName: owner)
+            var token: CKServerChangeToken?
             while true {
-                let page = try await database.zoneChanges(zone.zoneID, since: token)
-                for record in page.records where record.deleted != true {
-                    let key = key(owner: zone.zoneID.ownerRecordName ?? "", zone: zone.zoneID.zoneName, name: record.recordName ?? "")
-                    snapshot.records[key] = (record.fields ?? [:]).mapValues { comparable($0.value) }
+                let page = try await database.recordZoneChanges(inZoneWith: zone.zoneID, since: token)
+                for (id, result) in page.modificationResultsByID {
+                    let record = try result.get().record.wireRecord(in: wireZone)
+                    snapshot.records[key(owner: owner, zone: zone.zoneID.zoneName, name: id.recordName)] =
+                        (record.fields ?? [:]).mapValues { comparable($0.value) }
                 }
-                token = page.syncToken
+                token = page.changeToken
                 if !page.moreComing { break }
             }
         }

@@ -1,10 +1,11 @@
 import Foundation
+import StratusCloudKit
 import StratusModel
 
 /// Assets on a device, as NSPersistentCloudKitContainer moves a large attribute: the app attaches
-/// a file, it is copied into the mirror's asset directory and uploaded when its record is sent
-/// (only when the server does not hold those bytes on that record yet); a fetched record's
-/// assets are downloaded before the record is imported.
+/// a file, it is copied into the mirror's asset directory and goes up as a `CKAsset` when its
+/// record is sent (only when the server does not hold those bytes on that record yet); a fetched
+/// record's assets come down with it, through CloudKit, and are kept.
 extension SimulatedDevice {
     /// A field value holding a copy of `file` (uploaded on the next send).
     public func assetField(contentsOf file: URL) throws -> Field {
@@ -25,59 +26,51 @@ extension SimulatedDevice {
         return store.assets.file(for: checksum)
     }
 
-    /// The operation with its new assets uploaded and their receipts in place; `nil` (the change
-    /// stays pending) when an upload fails or a file is missing.
-    func uploadingAssets(_ operation: RecordOperation, key: RecordKey) async -> RecordOperation? {
-        guard let fields = operation.record.fields, fields.values.contains(where: { $0.type.isAsset }) else { return operation }
-        guard let database = database(for: key.scope) else { return nil }
+    /// Gives `record` (about to be sent) a `CKAsset` with the local file for each asset the
+    /// server does not hold on that record yet — CloudKit uploads those with the save — and
+    /// leaves the others as the server named them. `false` (the change stays pending) when a
+    /// file is missing.
+    func attachNewAssets(to record: CKRecord, from operation: RecordOperation, key: RecordKey) -> Bool {
+        guard let fields = operation.record.fields, fields.values.contains(where: { $0.type.isAsset }) else { return true }
         let server = (try? store.record(key))??.serverRecord?.fields ?? [:]
-        var operation = operation
         for (name, field) in fields where field.type.isAsset {
             let held = Set(server[name]?.value.assets.compactMap(\.fileChecksum) ?? [])
-            var uploaded: [String: AssetValue] = [:]
-            for asset in field.value.assets {
-                guard asset.receipt == nil, let checksum = asset.fileChecksum, !held.contains(checksum), uploaded[checksum] == nil else {
-                    continue
-                }
-                let cacheKey = "\(key)|\(name)|\(checksum)"
-                if let earlier = uploadedAssets[cacheKey] {
-                    uploaded[checksum] = earlier
-                    continue
-                }
-                guard let data = try? Data(contentsOf: store.assets.file(for: checksum)) else { return nil }
-                do {
-                    uploaded[checksum] = try await database.uploadAsset(
-                        data, recordType: operation.record.recordType ?? "", fieldName: name, recordName: key.recordName, in: key.zoneID
-                    )
-                    uploadedAssets[cacheKey] = uploaded[checksum]
-                    log(key.scope, "assetUploaded")
-                } catch {
-                    log(key.scope, "assetUploadFailed")
-                    return nil
-                }
+            let local = field.value.assets.compactMap(\.fileChecksum)
+            guard local.contains(where: { !held.contains($0) }) else { continue }
+            let files = local.map { store.assets.file(for: $0) }
+            guard files.allSatisfy({ FileManager.default.fileExists(atPath: $0.path) }) else {
+                log(key.scope, "assetMissing")
+                return false
             }
-            if uploaded.isEmpty { continue }
-            let value = field.value.mappingAssets { asset in asset.fileChecksum.flatMap { uploaded[$0] } ?? asset }
-            operation.record.fields?[name] = Field(value, type: field.type)
+            if case .list = field.value {
+                record[name] = files.map { CKAsset(fileURL: $0) }
+            } else if let file = files.first {
+                record[name] = CKAsset(fileURL: file)
+            }
+            log(key.scope, "assetUploaded")
         }
-        return operation
+        return true
     }
 
-    /// Downloads the assets of fetched records that are not on this device yet.
-    func downloadAssets(of records: [Record], scope: DatabaseScope) async throws {
-        guard let database = database(for: scope) else { return }
+    /// Keeps the files CloudKit downloaded with fetched records (an engine's fetch, a
+    /// `CKFetchRecordsOperation`) in the mirror's asset folder: each asset is downloaded once.
+    func keepDownloadedAssets(of records: [CKRecord]) throws {
         for record in records {
-            for field in (record.fields ?? [:]).values where field.type.isAsset {
-                for asset in field.value.assets {
-                    guard let checksum = asset.fileChecksum, asset.downloadURL != nil, !store.assets.contains(checksum) else { continue }
-                    try store.assets.store(try await database.downloadAsset(asset), as: checksum)
+            for key in record.allKeys() {
+                let assets = (record[key] as? CKAsset).map { [$0] } ?? (record[key] as? [CKAsset]) ?? []
+                for asset in assets {
+                    guard let file = asset.fileURL, let checksum = asset.fileChecksum, !store.assets.contains(checksum) else { continue }
+                    try store.assets.store(try Data(contentsOf: file), as: checksum)
                 }
             }
         }
     }
 
-    private func database(for scope: DatabaseScope) -> CloudDatabase? {
-        guard let container else { return nil }
-        return scope == .shared ? container.sharedCloudDatabase : container.privateCloudDatabase
+    /// Whether the mirror holds the bytes of every asset of `record`.
+    func holdsAssets(of record: CKRecord) -> Bool {
+        record.allKeys().allSatisfy { key in
+            let assets = (record[key] as? CKAsset).map { [$0] } ?? (record[key] as? [CKAsset]) ?? []
+            return assets.allSatisfy { asset in asset.fileChecksum.map(store.assets.contains) ?? true }
+        }
     }
 }

@@ -46,9 +46,9 @@ extension SimulatedDevice: CKSyncEngineDelegate {
     }
 
     /// The record that sends a pending save: the store's local state on top of the server's last
-    /// version (whose change tag it carries), its new assets uploaded. `nil` keeps the change
-    /// pending (an upload failed); a record the store no longer holds leaves the queue (its
-    /// deletion is a change of its own).
+    /// version (whose change tag it carries), its new assets attached as files to upload. `nil`
+    /// keeps the change pending (a file is missing); a record the store no longer holds leaves
+    /// the queue (its deletion is a change of its own).
     private func recordToSave(_ id: CKRecord.ID, scope: DatabaseScope, syncEngine: CKSyncEngine) async -> CKRecord? {
         let key = key(id, scope: scope)
         let found: RecordOperation??
@@ -59,9 +59,9 @@ extension SimulatedDevice: CKSyncEngineDelegate {
             syncEngine.state.remove(pendingRecordZoneChanges: [.saveRecord(id)])
             return nil
         }
-        guard let uploading = await uploadingAssets(operation, key: key) else { return nil }
-        let base = uploading.record.recordChangeTag == nil ? nil : (try? store.record(key))??.serverRecord
-        return CKRecord.toSave(uploading.record, in: id.zoneID, base: base)
+        let base = operation.record.recordChangeTag == nil ? nil : (try? store.record(key))??.serverRecord
+        let record = CKRecord.toSave(operation.record, in: id.zoneID, base: base)
+        return attachNewAssets(to: record, from: operation, key: key) ? record : nil
     }
 
     private func handle(_ event: CKSyncEngine.Event, scope: DatabaseScope, syncEngine: CKSyncEngine) async throws {
@@ -70,7 +70,7 @@ extension SimulatedDevice: CKSyncEngineDelegate {
             try store.setMeta(Self.stateKey(scope), String(decoding: try JSONEncoder().encode(update.stateSerialization), as: UTF8.self))
             if let limit = crashAfterFetchedPages, fetchedPages >= limit {
                 crashAfterFetchedPages = nil
-                throw CloudError(.internalError, "simulated crash after \(limit) pages")
+                throw CKError(.internalError, "simulated crash after \(limit) pages")
             }
         case .accountChange(let change):
             log(scope, "accountChange")
@@ -86,14 +86,17 @@ extension SimulatedDevice: CKSyncEngineDelegate {
             log(scope, "fetchedRecordZoneChanges")
             try keepDownloadedAssets(of: changes.modifications.map(\.record))
             let records = changes.modifications.map { wire($0.record, scope: scope) }
-            try await downloadAssets(of: records, scope: scope)
             for record in records { try store.importRecord(record, scope: scope) }
             for deletion in changes.deletions { try store.importDeletion(key(deletion.recordID, scope: scope)) }
             if style == .persistentCloudKitContainer, scope == .private { try finishMoves(seenIn: records) }
         case .sentRecordZoneChanges(let sent):
             try await recordChangesSent(sent, scope: scope, syncEngine: syncEngine)
+            // On its own, the engine sends again what was merged or re-created after a refusal.
+            if isSyncingAutomatically { try queueExports(scope, on: syncEngine) }
         case .sentDatabaseChanges: log(scope, "sentDatabaseChanges")
-        case .willFetchChanges: log(scope, "willFetchChanges")
+        case .willFetchChanges(let fetch):
+            log(scope, "willFetchChanges")
+            noteFetch(fetch.context, scope: scope)
         case .willFetchRecordZoneChanges: log(scope, "willFetchRecordZoneChanges")
         case .didFetchRecordZoneChanges: log(scope, "didFetchRecordZoneChanges")
         case .didFetchChanges: log(scope, "didFetchChanges")
@@ -158,19 +161,6 @@ extension SimulatedDevice: CKSyncEngineDelegate {
             try store.forgetUnchangedRecords(in: wireZoneID(zoneID, scope: scope), scope: scope)
         } catch {
             interruption = error
-        }
-    }
-
-    /// Keeps the files the engine downloaded with fetched records in the mirror's asset folder.
-    private func keepDownloadedAssets(of records: [CKRecord]) throws {
-        for record in records {
-            for key in record.allKeys() {
-                let assets = (record[key] as? CKAsset).map { [$0] } ?? (record[key] as? [CKAsset]) ?? []
-                for asset in assets {
-                    guard let file = asset.fileURL, let checksum = asset.fileChecksum, !store.assets.contains(checksum) else { continue }
-                    try store.assets.store(try Data(contentsOf: file), as: checksum)
-                }
-            }
         }
     }
 }

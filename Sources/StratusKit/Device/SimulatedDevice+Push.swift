@@ -1,60 +1,44 @@
 import Foundation
+import StratusCloudKit
 import StratusModel
 
-/// Automatic mode: the device syncs on push, as an app with CKSyncEngine or
-/// NSPersistentCloudKitContainer does — no test calls ``SimulatedDevice/sync()``.
-///
-/// The device registers a push token, long-polls its webcourier URL and fetches whenever
-/// notifications arrive; a dropped connection reconnects from the last cursor, so nothing sent
-/// meanwhile is missed. Local saves schedule a send, as the container exports after a save.
+/// Automatic mode: the device syncs as an app with CKSyncEngine or NSPersistentCloudKitContainer
+/// does — no test calls ``SimulatedDevice/sync()``. Its engines run with `automaticallySync`:
+/// each saves its database subscription, listens on a push token's webcourier and fetches when
+/// notified, and sends soon after the device adds the changes of a local save. The device keeps
+/// no listener of its own.
 extension SimulatedDevice {
-    /// Whether automatic mode is on.
-    public var isSyncingAutomatically: Bool { pushListener != nil }
-
-    /// Turns automatic mode on: syncs once (which also saves the engines' database
-    /// subscriptions), then listens. Returns once the device is listening.
+    /// Turns automatic mode on: syncs once by hand (which also saves the engines' database
+    /// subscriptions), then hands syncing to the engines, made again from the state just saved.
     public func startAutomaticSync() async throws {
-        guard pushListener == nil else { return }
-        let container = try requireContainer()
-        let token = try await container.registerForPush()
+        guard !isSyncingAutomatically else { return }
         try await sync()
-        pushListener = Task { [weak self] in
-            var cursor: String?
-            while !Task.isCancelled {
-                do {
-                    let feed = try await container.notifications(at: token.webcourierURL, after: cursor)
-                    cursor = feed.cursor
-                    guard let self else { return }
-                    guard !feed.notifications.isEmpty else { continue }
-                    await self.received(feed.notifications.count)
-                    try await self.sync()
-                } catch {
-                    // A dropped poll or a failed fetch: reconnect from the same cursor shortly.
-                    try? await Task.sleep(for: .milliseconds(200))
-                }
-            }
-        }
+        isSyncingAutomatically = true
+        try startEngines()
     }
 
-    /// Turns automatic mode off; ``sync()`` still works by hand.
+    /// Turns automatic mode off; ``sync()`` still works by hand. The engines are made again from
+    /// their saved state, syncing only when asked.
     public func stopAutomaticSync() {
-        pushListener?.cancel()
-        pushListener = nil
+        guard isSyncingAutomatically else { return }
+        isSyncingAutomatically = false
+        guard !engines.isEmpty else { return }
+        do { try startEngines() } catch { engines = [:] }
     }
 
-    func received(_ count: Int) {
-        notificationsReceived += count
-    }
-
-    /// In automatic mode, a local change is sent soon (saves made together go in one sync).
+    /// In automatic mode, a local change is added to its engine's pending changes: the engine
+    /// sends it soon (saves made together go in one send), as the container exports after a save.
     func scheduleSyncIfAutomatic() {
-        guard pushListener != nil, !syncScheduled else { return }
-        syncScheduled = true
-        Task {
-            self.clearScheduled()
-            try? await self.sync()
+        guard isSyncingAutomatically else { return }
+        for (scope, engine) in engines {
+            do { try queueExports(scope, on: engine) } catch { log(scope, "queueFailed") }
         }
     }
 
-    private func clearScheduled() { syncScheduled = false }
+    /// A fetch an engine started on its own (at launch or on a push), counted for tests and logs.
+    func noteFetch(_ context: CKSyncEngine.FetchChangesContext, scope: DatabaseScope) {
+        guard context.reason == .scheduled else { return }
+        scheduledFetches += 1
+        log(scope, "scheduledFetch")
+    }
 }

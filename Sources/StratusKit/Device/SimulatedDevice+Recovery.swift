@@ -6,7 +6,7 @@ import StratusModel
 /// change tags, and each refusal is recovered so no edit is lost or left local-only.
 extension SimulatedDevice {
     func recordChangesSent(_ sent: CKSyncEngine.Event.SentRecordZoneChanges, scope: DatabaseScope, syncEngine: CKSyncEngine) async throws {
-        var failures: [String: CloudError.Code] = [:]
+        var failures: [String: CKError.Code] = [:]
         for record in sent.savedRecords {
             let key = key(record.recordID, scope: scope)
             try store.uploaded(wire(record, scope: scope), key: key, through: exporting[key] ?? .max)
@@ -39,10 +39,8 @@ extension SimulatedDevice {
             // Field-level merge: the server's record with this device's pending fields on top;
             // the change stays pending and goes out again with the server's tag (a re-upload
             // after a reset yields to the server's record instead: `LocalStore.importRecord`).
-            if let server = error.serverRecord {
-                let record = wire(server, scope: key.scope)
-                try await downloadAssets(of: [record], scope: key.scope)
-                try store.importRecord(record, scope: key.scope)
+            if let server = try await withAssets(error.serverRecord, scope: key.scope) {
+                try store.importRecord(wire(server, scope: key.scope), scope: key.scope)
             }
         case .userDeletedZone where key.scope == .private:
             try zonePurged(ckZoneID(key.zoneID, scope: key.scope), scope: key.scope, syncEngine: syncEngine)
@@ -75,13 +73,20 @@ extension SimulatedDevice {
     private func restoreServerVersion(_ key: RecordKey) async throws {
         if try store.record(key)?.serverRecord != nil { return try store.revertToServer(key) }
         try store.markExported(key, through: .max)
-        guard let container else { return }
-        let database = key.scope == .shared ? container.sharedCloudDatabase : container.privateCloudDatabase
-        switch try await database.records(named: [key.recordName], in: key.zoneID).first {
-        case .success(let record)?: try store.importRecord(record, scope: key.scope)
+        guard container != nil else { return }
+        switch try await fetchFromServer([recordID(key)], scope: key.scope)[recordID(key)] {
+        case .success(let record)?: try store.importRecord(wire(record, scope: key.scope), scope: key.scope)
         case .failure(let error)? where error.code == .unknownItem: try store.importDeletion(key)
         default: break
         }
+    }
+
+    /// The server's record of a conflict, with the bytes of its assets: a conflict names the
+    /// server's assets but does not download them, so a record with assets the mirror lacks is
+    /// fetched once more (`nil` when the server no longer has it).
+    private func withAssets(_ server: CKRecord?, scope: DatabaseScope) async throws -> CKRecord? {
+        guard let server, !holdsAssets(of: server) else { return server }
+        return try? await fetchFromServer([server.recordID], scope: scope)[server.recordID]?.get()
     }
 
     // MARK: - Names

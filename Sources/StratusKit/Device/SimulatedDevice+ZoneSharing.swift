@@ -19,21 +19,21 @@ extension SimulatedDevice {
     ///   `invalidArguments` while mirroring is off (sharing is the mirroring container's API).
     @discardableResult
     public func share(
-        _ objects: [RecordKey], to existing: Record?, title: String = "Shared", participants: [ShareParticipant] = [],
-        publicPermission: SharePermission = .none
-    ) async throws -> Record {
-        guard try store.isMirroring else { throw CloudError(.invalidArguments, "sharing needs mirroring on") }
+        _ objects: [RecordKey], to existing: CKShare?, title: String = "Shared", participants: [Invitee] = [],
+        publicPermission: Invitee.Permission = .none
+    ) async throws -> CKShare {
+        guard try store.isMirroring else { throw CKError(.invalidArguments, "sharing needs mirroring on") }
         // What this account's other devices shared meanwhile first: an object is moved into one share only.
         try await sync()
         let objects = try objects.map { try currentKey($0) ?? $0 }
         let graph = try store.relatedGraph(of: objects)
-        for key in graph where key.scope != .private || key.zoneName.hasPrefix(Self.shareZonePrefix) && existing?.zoneID != key.zoneID {
-            throw CloudError(.alreadyShared, "\(key) is already in a share")
+        let existingZone = existing.map { wireZoneID($0.recordID.zoneID, scope: .private) }
+        for key in graph where key.scope != .private || key.zoneName.hasPrefix(Self.shareZonePrefix) && existingZone != key.zoneID {
+            throw CKError(.alreadyShared, "\(key) is already in a share")
         }
         let move: LocalStore.PendingMove
-        if let existing {
-            guard let zone = existing.zoneID else { throw CloudError(.invalidArguments, "the share has no zone") }
-            move = LocalStore.PendingMove(zone: zone, objects: graph, newShare: nil)
+        if let existingZone {
+            move = LocalStore.PendingMove(zone: existingZone, objects: graph, newShare: nil)
         } else {
             let zone = ZoneID(zoneName: Self.shareZonePrefix + UUID().uuidString, ownerRecordName: userRecordName)
             move = LocalStore.PendingMove(
@@ -58,24 +58,40 @@ extension SimulatedDevice {
     /// title) and mirrors the server's answer. When the share changed on the server meanwhile (a
     /// participant accepted), the app's changes are applied to the server's version and saved again.
     @discardableResult
-    public func persistUpdatedShare(_ share: Record) async throws -> Record {
-        guard let zone = share.zoneID else { throw CloudError(.invalidArguments, "the share has no zone") }
+    public func persistUpdatedShare(_ share: CKShare) async throws -> CKShare {
         let database = try requireContainer().privateCloudDatabase
         var attempt = share
         for _ in 0..<3 {
-            let result = try await database.modify([RecordOperation(.update, attempt)], in: zone).first
-            switch result {
-            case .success(let saved)?:
+            do {
+                let saved = try await save(attempt, with: nil, in: database)
                 try await sync()
                 return saved
-            case .failure(let error)? where error.code == .serverRecordChanged:
-                guard let server = error.serverRecord else { throw error }
-                attempt.recordChangeTag = server.recordChangeTag
-            default:
-                throw result?.failureValue ?? CloudError(.internalError, "no answer")
+            } catch let error as CKError where error.code == .serverRecordChanged {
+                guard let server = error.serverRecord as? CKShare else { throw error }
+                attempt = Self.applying(share, to: server)
             }
         }
-        throw CloudError(.serverRecordChanged, "the share kept changing on the server")
+        throw CKError(.serverRecordChanged, "the share kept changing on the server")
+    }
+
+    /// The server's version of a share with the app's changes on top: its participants (by
+    /// email, with their permissions), its public permission and its title.
+    private static func applying(_ changed: CKShare, to server: CKShare) -> CKShare {
+        let email = { (participant: CKShare.Participant) in participant.userIdentity.lookupInfo?.emailAddress?.lowercased() }
+        let wanted = changed.participants.filter { $0.role != .owner }
+        for participant in server.participants where participant.role != .owner {
+            if let mine = wanted.first(where: { email($0) == email(participant) }) {
+                if participant.permission != mine.permission { participant.permission = mine.permission }
+            } else {
+                server.removeParticipant(participant)
+            }
+        }
+        for participant in wanted where !server.participants.contains(where: { email($0) == email(participant) }) {
+            server.addParticipant(participant)
+        }
+        server.publicPermission = changed.publicPermission
+        server[CKShare.SystemFieldKey.title] = changed[CKShare.SystemFieldKey.title]
+        return server
     }
 
     /// Finishes a move a crash or a failure cut short (at sign-in and before each sync). One
@@ -85,36 +101,42 @@ extension SimulatedDevice {
         guard let move = try store.pendingMove() else { return }
         do {
             _ = try await carryOut(move)
-        } catch let error as CloudError where !error.isTransient && error.code != .notAuthenticated {
+        } catch let error as CKError where !error.code.isTransient && error.code != .notAuthenticated {
             try store.clearPendingMove()
             log(.private, "moveAbandoned")
         }
     }
 
     /// The server side first (the share zone and its share, each idempotent), then the local move.
-    private func carryOut(_ move: LocalStore.PendingMove) async throws -> Record {
-        let database = try requireContainer().privateCloudDatabase
-        let share: Record
+    private func carryOut(_ move: LocalStore.PendingMove) async throws -> CKShare {
+        let container = try requireContainer()
+        let database = container.privateCloudDatabase
+        let zoneID = ckZoneID(move.zone, scope: .private)
+        let share: CKShare
         if let newShare = move.newShare {
-            for result in try await database.modifyZones(saving: [move.zone]) {
-                if case .failure(let error) = result { throw error }
+            let save = CKModifyRecordZonesOperation(recordZonesToSave: [CKRecordZone(zoneID: zoneID)], recordZoneIDsToDelete: nil)
+            try await run(save, in: database) { operation, finished in
+                operation.perRecordZoneSaveBlock = { _, result in
+                    if case .failure(let error) = result { finished.note(error) }
+                }
+                operation.modifyRecordZonesResultBlock = { result in finished.end(result) }
             }
             if crashAfterShareZoneCreated {
                 crashAfterShareZoneCreated = false
-                throw CloudError(.internalError, "simulated crash after the share zone was created")
+                throw CKError(.internalError, "simulated crash after the share zone was created")
             }
-            if let found = try await zoneShare(in: move.zone, database: database) {
+            if let found = try await zoneShare(in: zoneID, database: database) {
                 share = found
             } else {
-                share = try await createZoneShare(newShare, in: move.zone, database: database)
+                share = try await createZoneShare(newShare, in: zoneID, container: container)
             }
         } else {
-            guard let found = try await zoneShare(in: move.zone, database: database) else {
-                throw CloudError(.unknownItem, "\(move.zone.zoneName) has no share")
+            guard let found = try await zoneShare(in: zoneID, database: database) else {
+                throw CKError(.unknownItem, "\(move.zone.zoneName) has no share")
             }
             share = found
         }
-        try await refreshFromServer(move.objects, database: database)
+        try await refreshFromServer(move.objects)
         try store.moveRecords(move.objects, to: move.zone)
         scheduleSyncIfAutomatic()
         return share
@@ -123,48 +145,45 @@ extension SimulatedDevice {
     /// Takes the server's latest version of each object before it moves (merged under any local
     /// pending change; one the server deleted goes): the copy made in the share's zone carries
     /// what the account's other devices saved meanwhile, not this device's older view of it.
-    private func refreshFromServer(_ keys: [RecordKey], database: CloudDatabase) async throws {
+    private func refreshFromServer(_ keys: [RecordKey]) async throws {
         // Zones in a stable order: a seeded run makes the same requests in the same order.
-        for (zone, inZone) in Dictionary(grouping: keys, by: \.zoneID).sorted(by: { "\($0.key)" < "\($1.key)" }) {
+        for (_, inZone) in Dictionary(grouping: keys, by: \.zoneID).sorted(by: { "\($0.key)" < "\($1.key)" }) {
             for start in stride(from: 0, to: inZone.count, by: 200) {
                 let chunk = Array(inZone[start..<min(start + 200, inZone.count)])
-                // A zone gone meanwhile: the fetch reports it, and its rule decides (the move goes
-                // on with what this device holds).
-                guard let results = try await Self.lookUp(chunk.map(\.recordName), in: zone, database: database) else { break }
-                for (key, result) in zip(chunk, results) {
-                    switch result {
-                    case .success(let record):
-                        try await downloadAssets(of: [record], scope: key.scope)
-                        try store.importRecord(record, scope: key.scope)
-                    case .failure(let error) where error.code == .unknownItem:
+                let found = try await fetchFromServer(chunk.map(recordID), scope: .private)
+                for key in chunk {
+                    switch found[recordID(key)] {
+                    case .success(let record)?:
+                        try store.importRecord(wire(record, scope: key.scope), scope: key.scope)
+                    case .failure(let error)? where error.code == .unknownItem:
                         if try store.record(key)?.serverRecord != nil { try store.importDeletion(key) }
-                    case .failure(let error):
+                    case .failure(let error)? where error.code == .zoneNotFound || error.code == .userDeletedZone:
+                        // The zone is gone meanwhile: the fetch reports it, and its rule decides
+                        // (the move goes on with what this device holds).
+                        break
+                    case .failure(let error)?:
                         throw error
+                    case nil:
+                        throw CKError(.internalError, "the server did not answer for \(key)")
                     }
                 }
             }
         }
     }
 
-    /// The server's records of these names, or `nil` when their zone is gone.
-    private static func lookUp(_ names: [String], in zone: ZoneID, database: CloudDatabase) async throws -> [Result<Record, CloudError>]? {
+    private func zoneShare(in zoneID: CKRecordZone.ID, database: CKDatabase) async throws -> CKShare? {
         do {
-            return try await database.records(named: names, in: zone)
-        } catch {
-            if error.code == .zoneNotFound || error.code == .userDeletedZone { return nil }
-            throw error
+            return try await database.record(for: CKRecord.ID(recordName: CKRecordNameZoneWideShare, zoneID: zoneID)) as? CKShare
+        } catch let error as CKError where error.code == .unknownItem {
+            return nil
         }
     }
 
-    private func zoneShare(in zone: ZoneID, database: CloudDatabase) async throws -> Record? {
-        if case .success(let share)? = try await database.records(named: [ShareNames.zoneWideShare], in: zone).first { return share }
-        return nil
-    }
-
-    private func createZoneShare(_ new: LocalStore.PendingMove.NewShare, in zone: ZoneID, database: CloudDatabase) async throws -> Record {
-        var share = Record(recordName: ShareNames.zoneWideShare, recordType: ShareNames.recordType, fields: [ShareNames.titleField: .string(new.title)])
-        share.participants = new.participants
-        share.publicPermission = new.publicPermission
-        return try await modifyOne(RecordOperation(.create, share), in: zone, database: database)
+    private func createZoneShare(_ new: LocalStore.PendingMove.NewShare, in zoneID: CKRecordZone.ID, container: CKContainer) async throws -> CKShare {
+        let share = CKShare(recordZoneID: zoneID)
+        share[CKShare.SystemFieldKey.title] = new.title
+        share.publicPermission = new.publicPermission.cloudKit
+        try await invite(new.participants, to: share, in: container)
+        return try await save(share, with: nil, in: container.privateCloudDatabase)
     }
 }

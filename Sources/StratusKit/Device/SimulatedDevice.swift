@@ -3,19 +3,24 @@ import StratusCloudKit
 import StratusModel
 
 /// A simulated device: one account signed in on one device, with its own local store file, a
-/// container and two sync engines (private and shared). A test calls ``sync()`` by hand, or
-/// turns on automatic mode (``startAutomaticSync()``): the device then listens on its push
-/// token's webcourier and fetches when told, and sends soon after each local save — so N
-/// devices of M accounts run in one process against one real server.
+/// `CKContainer` and two `CKSyncEngine`s (private and shared) — StratusCloudKit's public API is
+/// its only way to the server, as an app's. A test calls ``sync()`` by hand, or turns on
+/// automatic mode (``startAutomaticSync()``): the engines then sync on their own, fetching on
+/// push and sending soon after each local save — so N devices of M accounts run in one process
+/// against one real server.
 public actor SimulatedDevice {
     /// An account as a device signs it in.
     public struct Account: Sendable, Hashable {
         public var name: String
-        public var credentials: CloudCredentials
+        /// The container environment's API token.
+        public var apiToken: String
+        /// The user's web auth token (`nil`: no user signed in on the device).
+        public var webAuthToken: String?
 
-        public init(name: String, credentials: CloudCredentials) {
+        public init(name: String, apiToken: String, webAuthToken: String?) {
             self.name = name
-            self.credentials = credentials
+            self.apiToken = apiToken
+            self.webAuthToken = webAuthToken
         }
     }
 
@@ -24,7 +29,7 @@ public actor SimulatedDevice {
         public var scope: DatabaseScope
         public var name: String
         /// Records the server refused in this event, with the CKError code.
-        public var failures: [String: CloudError.Code]
+        public var failures: [String: CKError.Code]
     }
 
     /// How a device mirrors and shares, chosen when it is made.
@@ -62,9 +67,8 @@ public actor SimulatedDevice {
     /// the user. Pending changes stay pending; the next sync that sends them clears it.
     public internal(set) var storageFull = false
 
-    var container: CloudContainer?
-    /// The same account through CloudKit's API: what the engines sync with.
-    var cloudKitContainer: CKContainer?
+    /// The signed-in account's container: everything the device asks the server goes through it.
+    var container: CKContainer?
     /// One CKSyncEngine per database (private, shared), as an app makes them.
     var engines: [DatabaseScope: CKSyncEngine] = [:]
     /// Set when the device "crashes" during a sync (a test hook, or a change it could not write):
@@ -79,14 +83,11 @@ public actor SimulatedDevice {
     var fetchedPages = 0
     /// The sync running now: another waits for it (syncs never interleave).
     var runningSync: Task<Void, any Error>?
-    /// Automatic mode: the push listener and whether a send is already scheduled.
-    var pushListener: Task<Void, Never>?
-    var syncScheduled = false
-    /// Push notifications received in automatic mode (tests and logs).
-    public internal(set) var notificationsReceived = 0
-    /// Asset values uploaded during the current sync, by record, field and checksum: a record
-    /// sent again in the same sync (its zone re-created, say) presents the same receipt.
-    var uploadedAssets: [String: AssetValue] = [:]
+    /// Whether the engines sync on their own (automatic mode).
+    public internal(set) var isSyncingAutomatically = false
+    /// Fetches the engines started on their own in automatic mode — at launch and on each push
+    /// (tests and logs).
+    public internal(set) var scheduledFetches = 0
 
     /// A device with its store at `storePath`. `zoneName` and `naming` default to the style's:
     /// `Journal` with plain names, or NSPersistentCloudKitContainer's zone with `CD_` names.
@@ -112,22 +113,19 @@ public actor SimulatedDevice {
 
     /// Signs an account in. A store holding another account's data is purged first.
     public func signIn(_ account: Account) async throws {
-        let container = CloudContainer(
-            identifier: containerIdentifier, serverURL: serverURL, credentials: account.credentials, deviceID: name
-        )
-        guard let url = URL(string: serverURL) else { throw CloudError(.badContainer, "not a server URL: \(serverURL)") }
-        var connection = StratusConnection(serverURL: url, apiToken: account.credentials.apiToken, webAuthToken: account.credentials.webAuthToken)
-        connection.deviceID = name
-        // Asked again after transient failures, as the OS does.
-        let user = try await retryingTransient(attempts: 5, delayScale: retryDelayScale) { () async throws(CloudError) in
-            try await container.userRecordName()
+        guard let url = URL(string: serverURL) else {
+            throw CKError(.badContainer, "not a server URL: \(serverURL)")
         }
+        var connection = StratusConnection(serverURL: url, apiToken: account.apiToken, webAuthToken: account.webAuthToken)
+        connection.deviceID = name
+        let container = CKContainer(identifier: containerIdentifier, connection: connection)
+        // Asked again after transient failures, as the OS does.
+        let user = try await SyncRetry.run(attempts: 5, clock: clock) { try await container.userRecordID().recordName }
         if let previous = try store.account(), previous != user { try store.purgeAll() }
         try store.setAccount(user)
         self.account = account
         self.userRecordName = user
         self.container = container
-        self.cloudKitContainer = CKContainer(identifier: containerIdentifier, connection: connection)
         try startEngines()
         // A share's move cut short by a crash is finished first (or by the next sync, when the
         // server cannot be reached now: signing in does not depend on it).
@@ -140,21 +138,32 @@ public actor SimulatedDevice {
     func startEngines() throws {
         engines = [:]
         interruption = nil
-        guard let cloudKitContainer else { return }
+        guard let container else { return }
         for scope in [DatabaseScope.private, .shared] {
             let saved = try store.meta(Self.stateKey(scope)).flatMap {
                 try? JSONDecoder().decode(CKSyncEngine.State.Serialization.self, from: Data($0.utf8))
             }
-            let database = scope == .shared ? cloudKitContainer.sharedCloudDatabase : cloudKitContainer.privateCloudDatabase
+            let database = scope == .shared ? container.sharedCloudDatabase : container.privateCloudDatabase
             var configuration = CKSyncEngine.Configuration(database: database, stateSerialization: saved, delegate: self)
-            // The device syncs when its test (or its own push listener) says, one sync at a time.
-            configuration.automaticallySync = false
-            configuration.clock = SyncClock(rate: 1 / retryDelayScale)
-            configuration.resultsLimit = resultsLimit
-            configuration.zoneChangeTokenExpired = { [weak self] zoneID in await self?.zoneChangeTokenExpired(zoneID, scope: scope) }
+            // By hand, the device syncs when its test says, one sync at a time; in automatic
+            // mode the engines sync on their own, as an app's.
+            configuration.automaticallySync = isSyncingAutomatically
+            configuration.simulation = simulation(scope)
             engines[scope] = CKSyncEngine(configuration)
         }
     }
+
+    /// How this device's engines depart from Apple's (each deviation named by StratusCloudKit).
+    func simulation(_ scope: DatabaseScope) -> CKSyncEngine.Configuration.Simulation {
+        var simulation = CKSyncEngine.Configuration.Simulation()
+        simulation.clock = clock
+        simulation.resultsLimit = resultsLimit
+        simulation.zoneChangeTokenExpired = { [weak self] zoneID in await self?.zoneChangeTokenExpired(zoneID, scope: scope) }
+        return simulation
+    }
+
+    /// The device's clock: waits pass ``retryDelayScale`` times as long as in real time.
+    var clock: SyncClock { SyncClock(rate: 1 / retryDelayScale) }
 
     /// Where an engine's state is saved in the store.
     static func stateKey(_ scope: DatabaseScope) -> String { "engine.\(scope.rawValue)" }
@@ -166,7 +175,6 @@ public actor SimulatedDevice {
         account = nil
         userRecordName = nil
         container = nil
-        cloudKitContainer = nil
         engines = [:]
         exporting = [:]
     }
@@ -230,12 +238,12 @@ public actor SimulatedDevice {
 
     /// Whether `error` is the server's answer (a refusal, in CloudKit's terms) rather than a
     /// local failure: what the device's calls throw when the server said no.
-    public static func isServerRefusal(_ error: any Error) -> Bool { error is CKError || error is CloudError }
+    public static func isServerRefusal(_ error: any Error) -> Bool { error is CKError }
 
     /// Whether `error` is the server refusing the account's web auth token (revoked, expired):
     /// the device stopped syncing and kept its edits until the same user signs in again.
     public static func isRefusedToken(_ error: any Error) -> Bool {
-        (error as? CKError)?.code == .notAuthenticated || (error as? CloudError)?.code == .notAuthenticated
+        (error as? CKError)?.code == .notAuthenticated
     }
 
     /// Stops syncing without touching the store: the account's data and unsent edits stay.
@@ -243,7 +251,6 @@ public actor SimulatedDevice {
         stopAutomaticSync()
         account = nil
         container = nil
-        cloudKitContainer = nil
         engines = [:]
         exporting = [:]
     }
@@ -253,19 +260,11 @@ public actor SimulatedDevice {
         // A share's move a failure cut short is finished before anything else is sent.
         try await resumePendingMove()
         storageFull = false
-        uploadedAssets = [:]
         refusedThisSync = [:]
-        defer { uploadedAssets = [:] }
         for scope in [DatabaseScope.private, .shared] {
             guard let engine = engines[scope] else { continue }
             for _ in 0..<4 {
-                let pending = try store.pendingExports(in: scope).filter { refusedThisSync[$0.key] == nil }
-                if pending.isEmpty || storageFull { break }
-                for export in pending { exporting[export.key] = export.throughHistoryID }
-                engine.state.add(pendingRecordZoneChanges: pending.map { export in
-                    let id = recordID(export.key)
-                    return export.kind == .save ? .saveRecord(id) : .deleteRecord(id)
-                })
+                if try queueExports(scope, on: engine) == 0 || storageFull { break }
                 do {
                     try await engine.sendChanges()
                 } catch let error as CKError where error.code == .partialFailure {
@@ -293,7 +292,20 @@ public actor SimulatedDevice {
         throw interruption
     }
 
-    func log(_ scope: DatabaseScope, _ name: String, failures: [String: CloudError.Code] = [:]) {
+    /// Adds the store's unsent changes of `scope` (but those refused this sync) to the engine's
+    /// pending changes; answers how many there are.
+    @discardableResult
+    func queueExports(_ scope: DatabaseScope, on engine: CKSyncEngine) throws -> Int {
+        let pending = try store.pendingExports(in: scope).filter { refusedThisSync[$0.key] == nil }
+        for export in pending { exporting[export.key] = export.throughHistoryID }
+        engine.state.add(pendingRecordZoneChanges: pending.map { export in
+            let id = recordID(export.key)
+            return export.kind == .save ? .saveRecord(id) : .deleteRecord(id)
+        })
+        return pending.count
+    }
+
+    func log(_ scope: DatabaseScope, _ name: String, failures: [String: CKError.Code] = [:]) {
         events.append(LoggedEvent(scope: scope, name: name, failures: failures))
     }
 }

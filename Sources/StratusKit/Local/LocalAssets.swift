@@ -40,7 +40,7 @@ public struct LocalAssets: Sendable {
     /// Keeps downloaded bytes under their checksum, refusing bytes that do not match it.
     func store(_ data: Data, as checksum: String) throws {
         guard Self.checksum(of: data) == checksum else {
-            throw CloudError(.serverRejectedRequest, "downloaded asset does not match its checksum \(checksum)")
+            throw CKError(.assetNotAvailable, "downloaded asset does not match its checksum \(checksum)")
         }
         try write(data, as: checksum)
     }

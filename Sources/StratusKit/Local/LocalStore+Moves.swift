@@ -18,8 +18,8 @@ extension LocalStore {
         /// What a new zone-wide share is made with.
         public struct NewShare: Sendable, Hashable, Codable {
             public var title: String
-            public var participants: [ShareParticipant]
-            public var publicPermission: SharePermission
+            public var participants: [ShareInvitee]
+            public var publicPermission: ShareInvitee.Permission
         }
     }
 

@@ -109,3 +109,25 @@ public enum RecordNaming: Sendable, Hashable {
         return String(name.dropFirst(3))
     }
 }
+
+/// Someone a share is for — the account with this email address — and what they may do
+/// (`SimulatedDevice.Invitee`). Kept in the store with a share's move before the share exists.
+public struct ShareInvitee: Sendable, Hashable, Codable {
+    /// What a participant may do, as CloudKit's `CKShare.ParticipantPermission` says it.
+    public enum Permission: String, Sendable, Hashable, Codable {
+        case none, readOnly, readWrite
+    }
+
+    public var email: String
+    public var permission: Permission
+
+    public init(email: String, permission: Permission) {
+        self.email = email
+        self.permission = permission
+    }
+
+    /// The account with this email address, with this permission.
+    public static func invite(email: String, permission: Permission) -> ShareInvitee {
+        ShareInvitee(email: email, permission: permission)
+    }
+}

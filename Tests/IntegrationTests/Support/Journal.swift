@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import StratusCloudKit
 import StratusCore
 import StratusKit
 import StratusModel
@@ -10,6 +11,7 @@ import StratusServer
 import StratusStore
 import StratusStorePostgres
 import StratusStoreTesting
+import Synchronization
 import Testing
 
 /// The travel journal against a real Stratus server: a real socket, its own temp data
@@ -47,9 +49,7 @@ struct Journal {
 
     func account(_ name: String) -> SimulatedDevice.Account {
         let seeded = credentials.account(name)
-        return SimulatedDevice.Account(
-            name: name, credentials: CloudCredentials(apiToken: credentials.apiToken, webAuthToken: seeded?.webAuthToken)
-        )
+        return SimulatedDevice.Account(name: name, apiToken: credentials.apiToken, webAuthToken: seeded?.webAuthToken)
     }
 
     func userRecordName(_ name: String) -> String { credentials.account(name)?.userRecordName ?? "" }
@@ -68,8 +68,14 @@ struct Journal {
 
     func storePath(_ device: String) -> String { directory.appendingPathComponent("\(device).sqlite").path }
 
-    func container(as account: String) -> CloudContainer {
-        CloudContainer(identifier: Journal.container, serverURL: serverURL, credentials: self.account(account).credentials)
+    /// `account`'s container, as an app signed in as them makes it.
+    func container(as account: String) throws -> CKContainer {
+        try container(of: self.account(account))
+    }
+
+    func container(of account: SimulatedDevice.Account) throws -> CKContainer {
+        let url = try #require(URL(string: serverURL))
+        return CKContainer(identifier: Journal.container, connection: StratusConnection(serverURL: url, apiToken: account.apiToken, webAuthToken: account.webAuthToken))
     }
 
     /// A destination's fields, as the seeds' travel journal has them.
@@ -117,14 +123,27 @@ struct Journal {
         return try JSONDecoder().decode(CreateWebAuthTokenResponse.self, from: Data(buffer: body)).webAuthToken
     }
 
+    /// The names of the records changed in `account`'s private `zone`, in the order the server's
+    /// change feed gives them (`CKFetchRecordZoneChangesOperation`'s per-record block).
+    func changeOrder(of account: String, in zone: CKRecordZone.ID) async throws -> [String] {
+        let database = try container(as: account).privateCloudDatabase
+        let changed = Mutex<[String]>([])
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+            let fetch = CKFetchRecordZoneChangesOperation(recordZoneIDs: [zone], configurationsByRecordZoneID: nil)
+            fetch.recordWasChangedBlock = { id, _ in changed.withLock { $0.append(id.recordName) } }
+            fetch.fetchRecordZoneChangesResultBlock = { done.resume(with: $0) }
+            database.add(fetch)
+        }
+        return changed.withLock { $0 }
+    }
+
     // MARK: - What the server says a device may see
 
     typealias Snapshot = [String: [String: FieldValue]]
 
     /// Every live record `account` may see in a scope, keyed `owner/zone/name`, read afresh from the server.
     func serverSnapshot(as account: String, scope: DatabaseScope) async throws -> Snapshot {
-        let container = container(as: account)
-        return try await MirrorSnapshot.server(scope == .shared ? container.sharedCloudDatabase : container.privateCloudDatabase).records
+        try await MirrorSnapshot.server(container(as: account), scope: scope).records
     }
 
     /// What a device's store holds in a scope, keyed like ``serverSnapshot(as:scope:)``.
