@@ -41,6 +41,12 @@ public enum FuzzAction: String, Sendable, Hashable, CaseIterable, Codable {
     /// The server dies in the middle of the device's sync (cut off, no graceful shutdown) and
     /// comes back on the same store: nothing the device queued may be lost.
     case serverCrash
+    /// A photo (a `CKAsset`) is attached to a record: its bytes go up with the record's send and
+    /// come down, once, to every device that mirrors it.
+    case attachPhoto
+    /// The device's engines start or stop syncing on their own (`automaticallySync`: a fetch on
+    /// each push, a send soon after each local save).
+    case automaticSync
 
     /// How often each is drawn, relative to the others.
     var weight: Int {
@@ -52,7 +58,8 @@ public enum FuzzAction: String, Sendable, Hashable, CaseIterable, Codable {
         case .changePermission, .toggleSync, .goOnline, .signIn: 3
         case .leave, .stopSharing, .goOffline, .crash: 2
         case .signOut, .revokeToken: 1
-        case .createShared, .createTwin: 4
+        case .createShared, .createTwin, .attachPhoto: 4
+        case .automaticSync: 2
         case .resetZone, .shareFailingOnce, .serverCrash: 1
         }
     }

@@ -101,7 +101,7 @@ final class FuzzWorld {
         let device = slot.device
         // Signed out, a device can only sign in again or restart.
         if !slot.signedIn && ![.signIn, .crash, .goOnline, .goOffline].contains(step.action) { return .skipped }
-        let needsNetwork: Set<FuzzAction> = [.share, .shareFailingOnce, .accept, .changePermission, .leave, .stopSharing, .sync, .signIn]
+        let needsNetwork: Set<FuzzAction> = [.share, .shareFailingOnce, .accept, .changePermission, .leave, .stopSharing, .sync, .signIn, .automaticSync]
         if slot.offline && needsNetwork.contains(step.action) { return .skipped }
         switch step.action {
         case .create:
@@ -177,6 +177,8 @@ final class FuzzWorld {
         case .toggleSync:
             try await device.setMirroring(!(try await device.store.isMirroring))
         case .goOffline:
+            // Offline, a device's engines do not sync on their own either.
+            await device.stopAutomaticSync()
             slots[index].offline = true
         case .goOnline:
             slots[index].offline = false
@@ -198,6 +200,16 @@ final class FuzzWorld {
             }
         case .sync:
             try await device.sync()
+        case .attachPhoto:
+            guard let key = try await pick(destinations(on: device, where: { try await device.canUpdateRecord($0) }), &random) else { return .skipped }
+            let bytes = Data((0..<Int.random(in: 1...4096, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
+            try await device.save(key, type: "Destination", fields: ["photo": try await device.assetField(bytes)])
+        case .automaticSync:
+            if await device.isSyncingAutomatically {
+                await device.stopAutomaticSync()
+            } else {
+                try await device.startAutomaticSync()
+            }
         case .revokeToken:
             let account = accounts[slot.account]
             guard let token = account.account.webAuthToken else { return .skipped }

@@ -1,4 +1,5 @@
 import Foundation
+import StratusCloudKit
 import StratusKit
 
 /// The sync fuzzer: N simulated devices of M accounts doing seeded random things against a real
@@ -119,6 +120,10 @@ public struct Fuzzer: Sendable {
                 + String(format: "%6d %8d %8d", counts.done, counts.skipped, counts.refused))
         }
         lines.append("  acknowledged saves checked: \(world.ledger.acknowledged)")
+        if let device = world.slots.first?.device {
+            let deviations = await device.engineDeviations.map(\.rawValue)
+            lines.append("  engines depart from Apple's in: \(deviations.isEmpty ? "nothing" : deviations.joined(separator: ", "))")
+        }
         if verbose { lines += world.refusals.map { "  refused \($0)" } }
         if let fired = await world.server.buggifyFired() { lines.append("  faults injected by buggify: \(fired)") }
         return lines.joined(separator: "\n")

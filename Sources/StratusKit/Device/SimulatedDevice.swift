@@ -162,6 +162,9 @@ public actor SimulatedDevice {
         return simulation
     }
 
+    /// The ways this device's engines depart from Apple's, by StratusCloudKit's names for them.
+    package var engineDeviations: [CKSyncEngine.Configuration.Simulation.Deviation] { simulation(.private).deviations }
+
     /// The device's clock: waits pass ``retryDelayScale`` times as long as in real time.
     var clock: SyncClock { SyncClock(rate: 1 / retryDelayScale) }
 
@@ -170,7 +173,7 @@ public actor SimulatedDevice {
 
     /// Signs out: the account's local data is purged and syncing stops.
     public func signOut() throws {
-        stopAutomaticSync()
+        isSyncingAutomatically = false
         try store.purgeAll()
         account = nil
         userRecordName = nil
@@ -248,7 +251,7 @@ public actor SimulatedDevice {
 
     /// Stops syncing without touching the store: the account's data and unsent edits stay.
     private func suspend() {
-        stopAutomaticSync()
+        isSyncingAutomatically = false
         account = nil
         container = nil
         engines = [:]
