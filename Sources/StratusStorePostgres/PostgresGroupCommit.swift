@@ -73,7 +73,7 @@ extension PostgresStore {
         try await rows.preload(batch.batch, in: tx)
         while true {
             do {
-                return (try ZoneBatchEngine.decide(batch, zone: zone, sequence: sequence, rows: rows), rows)
+                return (try ZoneBatchEngine.decide(batch, zone: zone, sequence: sequence, rows: rows, ids: .random), rows)
             } catch is BatchRowsMissing {
                 guard try await rows.readMissing(in: tx) else { throw StoreError(.failure, "the batch engine asked for nothing it lacked") }
             }

@@ -20,7 +20,7 @@ extension SQLiteStore {
                             guard let zone = try group.zone(key) ?? fetchZone(key, in: db) else { throw StoreError(.zoneNotFound) }
                             group.remember(zone, as: key)
                             let rows = SQLiteBatchRows(db: db, zoneID: zone.id)
-                            let decision = try ZoneBatchEngine.decide(batch, zone: zone, sequence: group.sequence, rows: rows)
+                            let decision = try ZoneBatchEngine.decide(batch, zone: zone, sequence: group.sequence, rows: rows, ids: .random)
                             result = .success(decision.result)
                             guard decision.commit else { return .rollback }
                             try SQLiteBatchWrites(db: db, zoneID: zone.id).write(decision.writes, of: key.database)

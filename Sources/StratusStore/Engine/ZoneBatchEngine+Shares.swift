@@ -13,7 +13,7 @@ extension ZoneBatchEngine {
         }
         let before = try participants(of: write.name)
         let permission = share.publicPermission ?? row.publicPermission
-        var participants = share.participants.map { ShareRules.merge($0, into: before) } ?? before
+        var participants = share.participants.map { ShareRules.merge($0, into: before, newID: ids.participantID) } ?? before
         participants = ShareRules.applyPublicPermission(from: row.publicPermission, to: permission, participants)
         if let failure = ShareRules.checkLimit(participants, share.participantLimit) { return .failed(failure) }
         if let failure = ShareRules.checkNotMixed(participants, before: before, permission: permission) { return .failed(failure) }
@@ -55,14 +55,14 @@ extension ZoneBatchEngine {
             return .failed(failure)
         }
         let owner = StoredParticipant(
-            id: UUID().uuidString, userRecordName: batch.zone.database.owner, email: nil,
+            id: ids.participantID(), userRecordName: batch.zone.database.owner, email: nil,
             role: .owner, permission: .readWrite, status: .accepted
         )
         let permission = share.publicPermission ?? SharePermission.none
-        let participants = ShareRules.merge(share.participants ?? [], into: [owner])
+        let participants = ShareRules.merge(share.participants ?? [], into: [owner], newID: ids.participantID)
         if let failure = ShareRules.checkLimit(participants, share.participantLimit) { return .failed(failure) }
         if let failure = ShareRules.checkNotMixed(participants, before: [owner], permission: permission) { return .failed(failure) }
-        let guid = root?.shortGUID ?? ShareRules.newShortGUID()
+        let guid = root?.shortGUID ?? ids.shortGUID()
 
         seq += 1
         let record = StoredRecord(

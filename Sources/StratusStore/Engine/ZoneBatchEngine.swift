@@ -13,6 +13,8 @@ package struct ZoneBatchEngine<Rows: BatchRows> {
     let batch: ZoneBatch
     let fieldsJSON: [String]
     let zone: StoredZone
+    /// Where new participant IDs and short GUIDs come from (the engine makes none itself).
+    let ids: BatchIDs
     var writes = BatchWrites()
     /// The last sequence value handed out (each change takes the next).
     var seq: Int64
@@ -29,9 +31,10 @@ package struct ZoneBatchEngine<Rows: BatchRows> {
         package var sequence: Int64
     }
 
-    /// Decides `prepared` against `zone` (live), whose changes take sequence values above `sequence`.
-    package static func decide(_ prepared: PreparedBatch, zone: StoredZone, sequence: Int64, rows: Rows) throws -> Decision {
-        var engine = ZoneBatchEngine(rows: rows, batch: prepared.batch, fieldsJSON: prepared.fieldsJSON, zone: zone, seq: sequence)
+    /// Decides `prepared` against `zone` (live), whose changes take sequence values above
+    /// `sequence`, with new identifiers from `ids`.
+    package static func decide(_ prepared: PreparedBatch, zone: StoredZone, sequence: Int64, rows: Rows, ids: BatchIDs) throws -> Decision {
+        var engine = ZoneBatchEngine(rows: rows, batch: prepared.batch, fieldsJSON: prepared.fieldsJSON, zone: zone, ids: ids, seq: sequence)
         return try engine.run()
     }
 
@@ -134,7 +137,7 @@ package struct ZoneBatchEngine<Rows: BatchRows> {
             if record.parentName != oldParent { moves.append(ParentMove(name: record.name, from: oldParent, to: record.parentName)) }
             record.modified = stamp
             record.seq = seq
-            if write.createShortGUID, record.shortGUID == nil { record.shortGUID = ShareRules.newShortGUID() }
+            if write.createShortGUID, record.shortGUID == nil { record.shortGUID = ids.shortGUID() }
             try upsert(record, fieldsJSON: replace ? fieldsJSON : nil)
             updateReferences(of: record, before: live)
             updateAssets(of: record, before: live)
@@ -176,7 +179,7 @@ package struct ZoneBatchEngine<Rows: BatchRows> {
         seq += 1
         let record = StoredRecord(
             name: write.name, type: type, fields: write.fields, created: stamp, modified: stamp,
-            parentName: write.parentName, shortGUID: write.createShortGUID ? ShareRules.newShortGUID() : nil, seq: seq
+            parentName: write.parentName, shortGUID: write.createShortGUID ? ids.shortGUID() : nil, seq: seq
         )
         try upsert(record, fieldsJSON: fieldsJSON)
         updateReferences(of: record, before: nil)

@@ -5,16 +5,13 @@ import StratusModel
 /// merge into the stored list, what opening or closing a share does, and the limits. Pure
 /// functions over values; the stores read and write the rows.
 package enum ShareRules {
-    /// An opaque, URL-safe invitation GUID.
-    package static func newShortGUID() -> String {
-        "0" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(23)
-    }
-
     /// The participant list a share save asks for: given participants matched to existing ones
     /// (by id, account or email) and updated, new ones invited, missing ones removed. The owner
     /// always stays as they are. Linear in the participants: matches are found through indexes
     /// by id, account and email, never by searching the list.
-    package static func merge(_ specs: [ParticipantSpec], into existing: [StoredParticipant]) -> [StoredParticipant] {
+    package static func merge(
+        _ specs: [ParticipantSpec], into existing: [StoredParticipant], newID: @Sendable () -> String = BatchIDs.random.participantID
+    ) -> [StoredParticipant] {
         var result = existing
         var participants = ParticipantIndex()
         for position in result.indices { participants.add(result[position], at: position) }
@@ -23,7 +20,7 @@ package enum ShareRules {
             guard let index = participants.first(matching: spec) else {
                 guard spec.status != .removed else { continue }
                 let invited = StoredParticipant(
-                    id: UUID().uuidString, userRecordName: spec.userRecordName, email: spec.email,
+                    id: newID(), userRecordName: spec.userRecordName, email: spec.email,
                     role: spec.role == .owner ? .user : spec.role, permission: spec.permission, status: .invited
                 )
                 participants.add(invited, at: result.count)
@@ -141,7 +138,7 @@ package enum ShareRules {
         } else {
             guard share.publicPermission != .none else { return .answer(.notInvited) }
             participants.append(StoredParticipant(
-                id: UUID().uuidString, userRecordName: user, email: acceptor.email,
+                id: BatchIDs.random.participantID(), userRecordName: user, email: acceptor.email,
                 role: .publicUser, permission: share.publicPermission, status: .accepted
             ))
             if checkLimit(participants, acceptor.participantLimit) != nil { return .answer(.tooManyParticipants) }
