@@ -154,6 +154,7 @@ let package = Package(
             name: "stratus",
             dependencies: [
                 "StratusServer",
+                "StratusProcess",
                 "StratusTesting",
                 "StratusConsole",
                 "StratusFuzz",
@@ -183,6 +184,7 @@ let package = Package(
             name: "stratus-bench",
             dependencies: [
                 "StratusModel",
+                "StratusProcess",
                 // The cloudkit workload: the module's overhead against raw CKWS JSON.
                 "StratusCloudKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -197,6 +199,8 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
+        // What the executables need of the process itself (the open-file limit), written once.
+        .target(name: "StratusProcess", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
             name: "StratusFuzz",
             dependencies: [

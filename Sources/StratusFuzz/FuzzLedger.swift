@@ -32,9 +32,18 @@ struct FuzzLedger {
     }
 
     /// A zone of `owner` was purged or reset on the server: what was acknowledged in it may be
-    /// gone (purged for good; after a reset, whichever copy a device uploaded again first).
+    /// gone (purged for good; after a reset, whichever copy a device uploaded again first). So may
+    /// a write still unanswered then: a device syncing on its own may have saved it just before
+    /// the loss and hear so only after it.
     mutating func zoneLost(owner: String, zone: String) {
-        for name in expected.keys where name.hasPrefix("\(owner)/\(zone)/") { expected[name] = .mayBeGone }
+        let prefix = "\(owner)/\(zone)/"
+        for name in expected.keys where name.hasPrefix(prefix) { expected[name] = .mayBeGone }
+        for (device, intents) in unanswered {
+            let lost = intents.filter { Self.name($0.key).hasPrefix(prefix) }
+            guard !lost.isEmpty else { continue }
+            for intent in lost { expected[Self.name(intent.key)] = .mayBeGone }
+            unanswered[device] = intents.filter { !Self.name($0.key).hasPrefix(prefix) }
+        }
     }
 
     /// A sign-out purged the device's data: what it had not sent is gone, never acknowledged —

@@ -253,7 +253,7 @@ extension PostgresBatchRows {
                 WHERE zone_id = \(zoneID) AND record_name = ANY(\(names.sorted()))
                 """
         let rows = try await tx.all(read) { row in
-            BatchRecordRow(record: try PostgresStore.record(from: row), fieldsBytes: try row.makeRandomAccess()[14].decode(Int64.self))
+            BatchRecordRow(record: try PostgresStore.record(from: row), fieldsBytes: try row.makeRandomAccess()["fields_size"].decode(Int64.self))
         }
         for name in names where records[name] == nil { records[name] = .some(nil) }
         for row in rows { records[row.record.name] = row }

@@ -11,10 +11,10 @@ struct SQLiteBatchRows: BatchRows {
 
     func record(_ name: String) throws -> BatchRecordRow? {
         let statement = try db.cachedStatement(
-            sql: "SELECT \(SQLiteStore.recordColumns), length(CAST(fields AS BLOB)) FROM records WHERE zone_id = ? AND record_name = ?"
+            sql: "SELECT \(SQLiteStore.recordColumns), length(CAST(fields AS BLOB)) AS fields_bytes FROM records WHERE zone_id = ? AND record_name = ?"
         )
         guard let row = try Row.fetchOne(statement, arguments: [zoneID, name]) else { return nil }
-        return BatchRecordRow(record: try SQLiteStore.record(from: row), fieldsBytes: row[14])
+        return BatchRecordRow(record: try SQLiteStore.record(from: row), fieldsBytes: row["fields_bytes"])
     }
 
     func referenceSources(of target: String) throws -> [String] {
@@ -94,7 +94,10 @@ struct SQLiteBatchRows: BatchRows {
             ),
             arguments: [uploadID]
         ).map { row in
-            UploadRow(checksum: row[0], claim: UploadClaim(zoneID: row[1], recordName: row[2], fieldName: row[3]))
+            UploadRow(
+                checksum: row["checksum"],
+                claim: UploadClaim(zoneID: row["claimed_zone"], recordName: row["claimed_record"], fieldName: row["claimed_field"])
+            )
         }
     }
 

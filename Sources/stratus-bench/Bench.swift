@@ -2,6 +2,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import StratusProcess
 
 /// `stratus-bench`: drives a Stratus server over HTTP and prints requests/s and p50/p99 for each
 /// workload beside the limit measured in the same run (the echo route, a raw SQLite insert).

@@ -8,6 +8,7 @@ import ServiceLifecycle
 import StratusConsole
 import StratusCore
 import StratusModel
+import StratusProcess
 import StratusServer
 import StratusStore
 import StratusStorePostgres

@@ -6,6 +6,23 @@ import Foundation
 /// delivered one at a time. With `automaticallySync` it also saves its database subscription,
 /// listens on the server's webcourier, fetches when notified and sends soon after changes are
 /// added; it stops when released.
+///
+/// The rules it keeps, each decided in ``SyncRules``:
+/// - A change added again takes its first place in the list with a newer sequence, so one in
+///   flight stays pending; the app's own `add`, `remove` and `hasPendingUntrackedChanges` are
+///   each reported in a `stateUpdate`.
+/// - A new engine asks who is signed in at once and reports a sign-in, switch or sign-out before
+///   any sync. Another user resets the state, and so does signing out; a token the server refuses
+///   (`notAuthenticated`) keeps every change and asks again before the next send.
+/// - Fetches and sends run one at a time (`SyncGate`) and deliver events one at a time in Apple's
+///   order; the delegate's `nextFetchChangesOptions` is asked before each fetch request.
+/// - What the engine retries itself (the network, an unavailable service, rate limits, a busy
+///   zone, a refused token, a cancelled request) stays pending, the transient ones held until
+///   `retryAfter` (kept in the state, so a relaunch waits it out too); anything else refused,
+///   `quotaExceeded` included, is reported once and leaves the list for the app to add again.
+/// - Automatic mode (`SyncSchedule`) fetches at start, sends what a restored state holds
+///   pending, sends 100 ms after changes are added and long-polls the webcourier, all holding the
+///   engine weakly. Time is read from `SyncClock`.
 public final class CKSyncEngine: Sendable {
     /// How an engine works: its database, the state it starts from, its delegate.
     public struct Configuration: Sendable {

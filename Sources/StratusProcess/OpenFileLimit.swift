@@ -4,9 +4,10 @@ import Glibc
 import Darwin
 #endif
 
-/// The push workload holds thousands of connections: the soft open-file limit is raised to the hard one.
-enum OpenFileLimit {
-    static func raise() {
+/// A process that holds thousands of connections — a server's held push long-polls, the
+/// benchmark's push workload — raises its soft open-file limit to the hard one at start.
+package enum OpenFileLimit {
+    package static func raise() {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
         limit.rlim_cur = limit.rlim_max
