@@ -18,11 +18,14 @@ struct FuzzChecker {
 
     let world: FuzzWorld
 
-    /// Brings every device back and syncs them all until a whole round succeeds with nothing pending.
+    /// Brings every device back — online, mirroring, signed in, syncing only when asked (so the
+    /// ledger settles each write after the sync that sent it) — and syncs them all until a whole
+    /// round succeeds with nothing pending.
     func quiesce() async throws -> [Divergence] {
         for index in world.slots.indices {
             world.slots[index].offline = false
             let device = world.slots[index].device
+            await device.stopAutomaticSync()
             try await device.setMirroring(true)
             if !world.slots[index].signedIn {
                 try await device.signIn(world.accounts[world.slots[index].account].account)

@@ -51,7 +51,6 @@ public struct Fuzzer: Sendable {
         let checker = FuzzChecker(world: world)
         var divergences = try await checker.quiesce()
         if divergences.isEmpty { divergences = try await checker.check() }
-        for slot in world.slots { await slot.device.stopAutomaticSync() }
         return Outcome(divergences: divergences.map(\.description), summary: await summary(world, steps: steps.count))
     }
 
