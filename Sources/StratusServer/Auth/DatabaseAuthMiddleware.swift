@@ -18,7 +18,6 @@ struct DatabaseAuthMiddleware: RouterMiddleware {
     let identity: IdentityService
     let serverKeys: ServerKeys
     /// The largest body a signed request's hash is computed over (the request limit).
-    let bodyLimit: Int
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let database = try Self.databaseRef(from: context.parameters)
@@ -28,7 +27,7 @@ struct DatabaseAuthMiddleware: RouterMiddleware {
         if let keyID = request.headers[.cloudKitKeyID] {
             // The body is already read whole (BodyDeadlineMiddleware): collecting it is free.
             let body: ByteBuffer
-            do { body = try await request.collectBody(upTo: bodyLimit) } catch { throw JSONBody.tooLarge(bodyLimit) }
+            do { body = try await request.collectBody(upTo: context.maxUploadSize) } catch { throw JSONBody.tooLarge(context.maxUploadSize) }
             caller = try await serverKeys.authenticate(
                 keyID: keyID, date: request.headers[.cloudKitDate] ?? "", signature: request.headers[.cloudKitSignature] ?? "",
                 body: Data(buffer: body), path: request.head.path ?? request.uri.path, for: database

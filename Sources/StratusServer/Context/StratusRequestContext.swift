@@ -4,10 +4,17 @@ import NIOCore
 import StratusCore
 import StratusModel
 
-/// The per-request context of every Stratus route: Hummingbird's core storage plus the
-/// caller the auth middleware established (`nil` until it ran).
+/// The per-request context of every Stratus route: Hummingbird's core storage, the caller the
+/// auth middleware established (`nil` until it ran), and — as Hummingbird's contexts do — how
+/// bodies are read and answers written (``WireRequestDecoder``, ``WireResponseEncoder``) and the
+/// largest body a route reads (the server's limit, set by ``BodyDeadlineMiddleware``).
 public struct StratusRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
+    /// The largest request body, in bytes (Hummingbird's default until the body middleware sets
+    /// the server's limit).
+    public var maxUploadSize = 2 * 1024 * 1024
+    public var requestDecoder: WireRequestDecoder { WireRequestDecoder() }
+    public var responseEncoder: WireResponseEncoder { WireResponseEncoder() }
     /// The resolved database and caller of a CKWS request.
     public var scope: RequestScope?
     /// The connection the request came on (closed by a dropped-answer fault).
@@ -29,6 +36,10 @@ public struct StratusRequestContext: RequestContext, RemoteAddressRequestContext
 public struct DatabaseContext: ChildRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let scope: RequestScope
+    /// The parent context's body limit.
+    public let maxUploadSize: Int
+    public var requestDecoder: WireRequestDecoder { WireRequestDecoder() }
+    public var responseEncoder: WireResponseEncoder { WireResponseEncoder() }
     /// What the request did, for its access-log line (the parent context's box).
     public let facts: RequestFactsBox
 
@@ -38,6 +49,7 @@ public struct DatabaseContext: ChildRequestContext {
         }
         self.coreContext = context.coreContext
         self.scope = scope
+        self.maxUploadSize = context.maxUploadSize
         self.facts = context.facts
     }
 }

@@ -6,8 +6,10 @@ import StratusCore
 /// a body that trickles in is refused once the deadline passes (checked as each part arrives,
 /// so no timer or task is spent per request), and one that stops arriving altogether is closed
 /// by the connection's idle timeout. Either way a slow client holds no task or connection for
-/// as long as it likes.
-struct BodyDeadlineMiddleware<Context: RequestContext>: RouterMiddleware {
+/// as long as it likes. The limit becomes the context's `maxUploadSize`, which the routes' decoder
+/// reads by.
+struct BodyDeadlineMiddleware: RouterMiddleware {
+    typealias Context = StratusRequestContext
     let limit: Int
     let timeout: Duration
 
@@ -34,6 +36,8 @@ struct BodyDeadlineMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         var request = request
         request.body = RequestBody(buffer: buffer)
+        var context = context
+        context.maxUploadSize = limit
         return try await next(request, context)
     }
 }

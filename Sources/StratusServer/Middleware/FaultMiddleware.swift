@@ -20,7 +20,6 @@ struct FaultMiddleware: RouterMiddleware {
     let faults: FaultInjector
     /// Path components before the endpoint (`database/1/{container}/{environment}[/{database}]`).
     let prefixComponents: Int
-    let bodyLimit: Int
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let readiness = faults.readiness
@@ -31,7 +30,7 @@ struct FaultMiddleware: RouterMiddleware {
         )
         if readiness.readsBody {
             let body: ByteBuffer
-            do { body = try await request.collectBody(upTo: bodyLimit) } catch { throw JSONBody.tooLarge(bodyLimit) }
+            do { body = try await request.collectBody(upTo: context.maxUploadSize) } catch { throw JSONBody.tooLarge(context.maxUploadSize) }
             let peek = FaultBodyPeek.read(body)
             faulted.zoneNames = peek.zoneNames
             faulted.recordTypes = peek.recordTypes

@@ -7,7 +7,6 @@ import StratusModel
 struct AccountEventRoutes {
     let admin: AdminService
     let identity: IdentityService
-    let limit: Int
 
     func register(on group: RouterGroup<StratusRequestContext>) {
         group.post("zones/reset", use: resetZone)
@@ -15,18 +14,18 @@ struct AccountEventRoutes {
         group.post("quotas", use: setQuota)
     }
 
-    @Sendable private func resetZone(_ request: Request, context: StratusRequestContext) async throws -> Response {
-        let body = try await JSONBody.decode(ZoneResetRequest.self, from: request, limit: limit)
-        return try JSONBody.response(try await admin.resetZone(body))
+    @Sendable private func resetZone(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: ZoneResetRequest.self, context: context)
+        return WireAnswer(try await admin.resetZone(body))
     }
 
-    @Sendable private func revoke(_ request: Request, context: StratusRequestContext) async throws -> Response {
-        let body = try await JSONBody.decode(RevokeWebAuthTokenRequest.self, from: request, limit: limit)
-        return try JSONBody.response(try await identity.revoke(webAuthToken: body.webAuthToken))
+    @Sendable private func revoke(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: RevokeWebAuthTokenRequest.self, context: context)
+        return WireAnswer(try await identity.revoke(webAuthToken: body.webAuthToken))
     }
 
-    @Sendable private func setQuota(_ request: Request, context: StratusRequestContext) async throws -> Response {
-        let body = try await JSONBody.decode(SetQuotaRequest.self, from: request, limit: limit)
-        return try JSONBody.response(try await admin.setQuota(body))
+    @Sendable private func setQuota(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: SetQuotaRequest.self, context: context)
+        return WireAnswer(try await admin.setQuota(body))
     }
 }

@@ -27,18 +27,18 @@ struct AdminRoutes {
         group.post("schema/deploy", use: deploySchema)
     }
 
-    @Sendable private func listContainers(_ request: Request, context: StratusRequestContext) async throws -> Response {
-        try JSONBody.response(ContainersResponse(containers: try await services.identity.containers(limit: Self.listLimit)))
+    @Sendable private func listContainers(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
+        WireAnswer(ContainersResponse(containers: try await services.identity.containers(limit: Self.listLimit)))
     }
 
-    @Sendable private func listAccounts(_ request: Request, context: StratusRequestContext) async throws -> Response {
-        try JSONBody.response(AccountsResponse(accounts: try await services.identity.accounts(limit: Self.listLimit)))
+    @Sendable private func listAccounts(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
+        WireAnswer(AccountsResponse(accounts: try await services.identity.accounts(limit: Self.listLimit)))
     }
 
     /// At most this many containers or accounts in a listing.
     static let listLimit = 1_000
 
-    @Sendable private func activity(_ request: Request, context: StratusRequestContext) async throws -> Response {
+    @Sendable private func activity(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
         let query = request.uri.queryParameters
         let after = try Self.integer(query.get("after"), name: "after", range: 0...Int64.max) ?? 0
         let limit = try Self.integer(query.get("limit"), name: "limit", range: 1...500) ?? 100
@@ -50,7 +50,7 @@ struct AdminRoutes {
             container: query.get("container"), environment: environment, userRecordName: query.get("userRecordName"), zoneName: query.get("zoneName"),
             after: after, limit: Int(limit)
         )
-        return try JSONBody.response(services.activity.entries(filter))
+        return WireAnswer(services.activity.entries(filter))
     }
 
     private static func integer(_ text: String?, name: String, range: ClosedRange<Int64>) throws -> Int64? {
@@ -61,44 +61,44 @@ struct AdminRoutes {
         return value
     }
 
-    @Sendable private func createContainer(_ request: Request, context: StratusRequestContext) async throws -> Response {
-        let body = try await JSONBody.decode(CreateContainerRequest.self, from: request, limit: limit)
+    @Sendable private func createContainer(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: CreateContainerRequest.self, context: context)
         try await services.identity.createContainer(body.identifier)
-        return try JSONBody.response(body)
+        return WireAnswer(body)
     }
 
-    @Sendable private func createAPIToken(_ request: Request, context: StratusRequestContext) async throws -> Response {
-        let body = try await JSONBody.decode(CreateAPITokenRequest.self, from: request, limit: limit)
+    @Sendable private func createAPIToken(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: CreateAPITokenRequest.self, context: context)
         let settings = APITokenSettings(allowedOrigins: body.allowedOrigins ?? [], signInCallbackURL: body.signInCallbackURL)
         let token = try await services.identity.createAPIToken(container: body.container, environment: body.environment, settings: settings)
-        return try JSONBody.response(CreateAPITokenResponse(apiToken: token))
+        return WireAnswer(CreateAPITokenResponse(apiToken: token))
     }
 
-    @Sendable private func updateAPIToken(_ request: Request, context: StratusRequestContext) async throws -> Response {
-        let body = try await JSONBody.decode(UpdateAPITokenRequest.self, from: request, limit: limit)
-        return try JSONBody.response(try await services.identity.updateAPIToken(body))
+    @Sendable private func updateAPIToken(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: UpdateAPITokenRequest.self, context: context)
+        return WireAnswer(try await services.identity.updateAPIToken(body))
     }
 
-    @Sendable private func createAccount(_ request: Request, context: StratusRequestContext) async throws -> Response {
-        let body = try await JSONBody.decode(CreateAccountRequest.self, from: request, limit: limit)
+    @Sendable private func createAccount(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: CreateAccountRequest.self, context: context)
         try SignInService.checkPassword(body.password)
         let account = try await services.identity.createAccount(
             email: body.email, givenName: body.givenName, familyName: body.familyName, discoverable: body.discoverable ?? false
         )
         if let password = body.password { try await services.signIn.setPassword(password, userRecordName: account.userRecordName) }
-        return try JSONBody.response(account)
+        return WireAnswer(account)
     }
 
-    @Sendable private func updateAccount(_ request: Request, context: StratusRequestContext) async throws -> Response {
-        let body = try await JSONBody.decode(UpdateAccountRequest.self, from: request, limit: limit)
+    @Sendable private func updateAccount(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: UpdateAccountRequest.self, context: context)
         try SignInService.checkPassword(body.password)
         let account = try await services.identity.updateAccount(body)
         if let password = body.password { try await services.signIn.setPassword(password, userRecordName: account.userRecordName) }
-        return try JSONBody.response(account)
+        return WireAnswer(account)
     }
 
-    @Sendable private func createWebAuthToken(_ request: Request, context: StratusRequestContext) async throws -> Response {
-        let body = try await JSONBody.decode(CreateWebAuthTokenRequest.self, from: request, limit: limit)
+    @Sendable private func createWebAuthToken(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: CreateWebAuthTokenRequest.self, context: context)
         guard let account = try await services.identity.account(userRecordName: body.userRecordName, email: body.email) else {
             throw CoreError(.notFound, "no such account")
         }
@@ -107,33 +107,33 @@ struct AdminRoutes {
         let token = try await services.identity.createWebAuthToken(
             userRecordName: account.userRecordName, container: body.container, expiresAt: expiresAt
         )
-        return try JSONBody.response(CreateWebAuthTokenResponse(webAuthToken: token, userRecordName: account.userRecordName))
+        return WireAnswer(CreateWebAuthTokenResponse(webAuthToken: token, userRecordName: account.userRecordName))
     }
 
-    @Sendable private func showSchema(_ request: Request, context: StratusRequestContext) async throws -> Response {
-        let body = try await JSONBody.decode(SchemaRequest.self, from: request, limit: limit)
-        return try JSONBody.response(try await services.schema.describe(container: body.container, environment: body.environment ?? .development))
+    @Sendable private func showSchema(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: SchemaRequest.self, context: context)
+        return WireAnswer(try await services.schema.describe(container: body.container, environment: body.environment ?? .development))
     }
 
-    @Sendable private func changeIndex(_ request: Request, context: StratusRequestContext) async throws -> Response {
-        let body = try await JSONBody.decode(IndexChangeRequest.self, from: request, limit: limit)
-        return try JSONBody.response(try await services.schema.changeIndex(body))
+    @Sendable private func changeIndex(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: IndexChangeRequest.self, context: context)
+        return WireAnswer(try await services.schema.changeIndex(body))
     }
 
-    @Sendable private func deploySchema(_ request: Request, context: StratusRequestContext) async throws -> Response {
-        let body = try await JSONBody.decode(SchemaRequest.self, from: request, limit: limit)
-        return try JSONBody.response(try await services.schema.deploy(container: body.container))
+    @Sendable private func deploySchema(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: SchemaRequest.self, context: context)
+        return WireAnswer(try await services.schema.deploy(container: body.container))
     }
 
-    @Sendable private func compactDatabase(_ request: Request, context: StratusRequestContext) async throws -> Response {
-        let body = try await JSONBody.decode(CompactDatabaseRequest.self, from: request, limit: limit)
-        return try JSONBody.response(try await services.admin.compactDatabase(body))
+    @Sendable private func compactDatabase(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: CompactDatabaseRequest.self, context: context)
+        return WireAnswer(try await services.admin.compactDatabase(body))
     }
 
-    @Sendable private func compactZone(_ request: Request, context: StratusRequestContext) async throws -> Response {
-        let body = try await JSONBody.decode(CompactZoneRequest.self, from: request, limit: limit)
+    @Sendable private func compactZone(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: CompactZoneRequest.self, context: context)
         let database = DatabaseRef(container: body.container, environment: body.environment, scope: body.database ?? .private)
         let zone = try await services.admin.compact(zoneName: body.zoneName, ownerRecordName: body.ownerRecordName, database: database)
-        return try JSONBody.response(CompactZoneResponse(zone: zone))
+        return WireAnswer(CompactZoneResponse(zone: zone))
     }
 }

@@ -52,7 +52,7 @@ struct AssetTransferRoutes {
             // What is left of a refused body is not read: the connection closes after the answer.
             return Self.closing(ErrorMiddleware<StratusRequestContext>.response(for: error, requestID: context.id))
         }
-        return try JSONBody.response(result)
+        return try WireAnswer(result).response(from: request, context: context)
     }
 
     /// The largest refused body read (and dropped) to keep its connection.

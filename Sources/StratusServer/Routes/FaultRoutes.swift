@@ -6,7 +6,6 @@ import StratusModel
 /// fired, DELETE `/{faultID}` removes one, DELETE on the collection removes all.
 struct FaultRoutes {
     let faults: FaultInjector
-    let limit: Int
 
     func register(on group: RouterGroup<StratusRequestContext>) {
         group.post("faults", use: create)
@@ -15,22 +14,22 @@ struct FaultRoutes {
         group.delete("faults/:faultID", use: remove)
     }
 
-    @Sendable private func create(_ request: Request, context: StratusRequestContext) async throws -> Response {
-        let body = try await JSONBody.decode(CreateFaultRequest.self, from: request, limit: limit)
-        return try JSONBody.response(try faults.add(body), status: .created)
+    @Sendable private func create(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: CreateFaultRequest.self, context: context)
+        return WireAnswer(try faults.add(body), status: .created)
     }
 
-    @Sendable private func list(_ request: Request, context: StratusRequestContext) async throws -> Response {
-        try JSONBody.response(faults.list())
+    @Sendable private func list(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
+        WireAnswer(faults.list())
     }
 
-    @Sendable private func clear(_ request: Request, context: StratusRequestContext) async throws -> Response {
-        try JSONBody.response(DeleteFaultsResponse(deleted: faults.clear()))
+    @Sendable private func clear(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
+        WireAnswer(DeleteFaultsResponse(deleted: faults.clear()))
     }
 
-    @Sendable private func remove(_ request: Request, context: StratusRequestContext) async throws -> Response {
+    @Sendable private func remove(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
         let id = context.parameters.get("faultID") ?? ""
         guard faults.remove(id) else { throw CoreError(.notFound, "no fault rule '\(id)'") }
-        return try JSONBody.response(DeleteFaultsResponse(deleted: 1))
+        return WireAnswer(DeleteFaultsResponse(deleted: 1))
     }
 }

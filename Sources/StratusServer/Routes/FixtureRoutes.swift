@@ -8,7 +8,6 @@ import StratusModel
 /// size limit: larger fixtures go in several files).
 struct FixtureRoutes {
     let fixtures: DataFixtures
-    let limit: Int
 
     func register(on group: RouterGroup<StratusRequestContext>) {
         group.post("reset", use: reset)
@@ -16,21 +15,21 @@ struct FixtureRoutes {
         group.post("import", use: importData)
     }
 
-    @Sendable private func reset(_ request: Request, context: StratusRequestContext) async throws -> Response {
-        let body = try await JSONBody.decode(DataResetRequest.self, from: request, limit: limit)
-        return try JSONBody.response(try await fixtures.reset(body))
+    @Sendable private func reset(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: DataResetRequest.self, context: context)
+        return WireAnswer(try await fixtures.reset(body))
     }
 
-    @Sendable private func export(_ request: Request, context: StratusRequestContext) async throws -> Response {
+    @Sendable private func export(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
         let query = request.uri.queryParameters
         guard let container = query.get("container") else { throw CoreError.badRequest("export needs ?container=") }
         let name = query.get("environment") ?? ContainerEnvironment.development.rawValue
         guard let environment = ContainerEnvironment(rawValue: name) else { throw CoreError.badRequest("environment must be development or production") }
-        return try JSONBody.response(try await fixtures.export(container: container, environment: environment))
+        return WireAnswer(try await fixtures.export(container: container, environment: environment))
     }
 
-    @Sendable private func importData(_ request: Request, context: StratusRequestContext) async throws -> Response {
-        let body = try await JSONBody.decode(DataExport.self, from: request, limit: limit)
-        return try JSONBody.response(try await fixtures.importData(body, logger: context.logger))
+    @Sendable private func importData(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: DataExport.self, context: context)
+        return WireAnswer(try await fixtures.importData(body, logger: context.logger))
     }
 }

@@ -6,21 +6,20 @@ import StratusModel
 /// out), DELETE `/{keyID}` revokes it.
 struct ServerKeyRoutes {
     let serverKeys: ServerKeys
-    let limit: Int
 
     func register(on group: RouterGroup<StratusRequestContext>) {
         group.post("keys", use: add)
         group.delete("keys/:keyID", use: revoke)
     }
 
-    @Sendable private func add(_ request: Request, context: StratusRequestContext) async throws -> Response {
-        let body = try await JSONBody.decode(RegisterServerKeyRequest.self, from: request, limit: limit)
-        return try JSONBody.response(try await serverKeys.register(body), status: .created)
+    @Sendable private func add(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: RegisterServerKeyRequest.self, context: context)
+        return WireAnswer(try await serverKeys.register(body), status: .created)
     }
 
-    @Sendable private func revoke(_ request: Request, context: StratusRequestContext) async throws -> Response {
+    @Sendable private func revoke(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
         let keyID = context.parameters.get("keyID") ?? ""
         try await serverKeys.revoke(keyID: keyID)
-        return try JSONBody.response(RegisterServerKeyResponse(keyID: keyID))
+        return WireAnswer(RegisterServerKeyResponse(keyID: keyID))
     }
 }

@@ -13,7 +13,6 @@ import StratusModel
 struct SignInRoutes {
     let signIn: SignInService
     let pages: Pages
-    let limit: Int
 
     /// The sign-in form's fields (other fields are ignored; a repeated one counts once).
     struct Form {
@@ -68,7 +67,7 @@ struct SignInRoutes {
     }
 
     @Sendable private func submit(_ request: Request, context: StratusRequestContext) async throws -> Response {
-        let body = try await request.body.collect(upTo: limit)
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
         guard let form = Form(urlEncoded: String(buffer: body)) else {
             return try await self.form(Carried(), error: "Fill in the container and the email.", status: .badRequest)
         }

@@ -5,7 +5,6 @@ import StratusModel
 /// `subscriptions/list`, `subscriptions/lookup`, `subscriptions/modify`.
 struct SubscriptionsRoutes {
     let subscriptions: SubscriptionService
-    let limits: ServiceLimits
 
     func register(on group: RouterGroup<DatabaseContext>) {
         group.get("subscriptions/list", use: list)
@@ -18,17 +17,17 @@ struct SubscriptionsRoutes {
         group.post("subscriptions/lookup", use: lookup)
     }
 
-    @Sendable private func list(_ request: Request, context: DatabaseContext) async throws -> Response {
-        try JSONBody.response(try await subscriptions.list(scope: context.scope))
+    @Sendable private func list(_ request: Request, context: DatabaseContext) async throws -> some ResponseGenerator {
+        WireAnswer(try await subscriptions.list(scope: context.scope))
     }
 
-    @Sendable private func lookup(_ request: Request, context: DatabaseContext) async throws -> Response {
-        let body = try await JSONBody.decode(LookupSubscriptionsRequest.self, from: request, limit: limits.requestBytes)
-        return try JSONBody.response(try await subscriptions.lookup(body, scope: context.scope))
+    @Sendable private func lookup(_ request: Request, context: DatabaseContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: LookupSubscriptionsRequest.self, context: context)
+        return WireAnswer(try await subscriptions.lookup(body, scope: context.scope))
     }
 
-    @Sendable private func modify(_ request: Request, context: DatabaseContext) async throws -> Response {
-        let body = try await JSONBody.decode(ModifySubscriptionsRequest.self, from: request, limit: limits.requestBytes)
-        return try JSONBody.response(try await subscriptions.modify(body, scope: context.scope))
+    @Sendable private func modify(_ request: Request, context: DatabaseContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: ModifySubscriptionsRequest.self, context: context)
+        return WireAnswer(try await subscriptions.modify(body, scope: context.scope))
     }
 }

@@ -5,7 +5,6 @@ import StratusModel
 /// `tokens/create` and `tokens/register`: push tokens, each with a webcourier URL on this host.
 struct TokensRoutes {
     let tokens: PushTokenService
-    let limits: ServiceLimits
 
     /// The empty success of tokens/register.
     struct Empty: Codable, Sendable {}
@@ -15,15 +14,15 @@ struct TokensRoutes {
         group.post("tokens/register", use: registerToken)
     }
 
-    @Sendable private func create(_ request: Request, context: DatabaseContext) async throws -> Response {
-        let body = try await JSONBody.decode(PushTokenRequest.self, from: request, limit: limits.requestBytes)
+    @Sendable private func create(_ request: Request, context: DatabaseContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: PushTokenRequest.self, context: context)
         let created = try await tokens.create(body, scope: context.scope) { token in WebcourierRoutes.url(for: token, request: request) }
-        return try JSONBody.response(created)
+        return WireAnswer(created)
     }
 
-    @Sendable private func registerToken(_ request: Request, context: DatabaseContext) async throws -> Response {
-        let body = try await JSONBody.decode(PushTokenRequest.self, from: request, limit: limits.requestBytes)
+    @Sendable private func registerToken(_ request: Request, context: DatabaseContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: PushTokenRequest.self, context: context)
         try await tokens.register(body, scope: context.scope)
-        return try JSONBody.response(Empty())
+        return WireAnswer(Empty())
     }
 }

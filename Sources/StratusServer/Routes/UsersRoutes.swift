@@ -7,7 +7,6 @@ import StratusModel
 /// segment or none, so they are registered under every form (see ``buildRouter(_:)``).
 struct UsersRoutes {
     let users: UserService
-    let limits: ServiceLimits
 
     func register(on group: RouterGroup<DatabaseContext>) {
         group.get("users/caller", use: caller)
@@ -18,30 +17,30 @@ struct UsersRoutes {
         group.post("users/lookup/id", use: lookupID)
     }
 
-    @Sendable private func caller(_ request: Request, context: DatabaseContext) async throws -> Response {
-        try JSONBody.response(try await users.caller(scope: context.scope))
+    @Sendable private func caller(_ request: Request, context: DatabaseContext) async throws -> some ResponseGenerator {
+        WireAnswer(try await users.caller(scope: context.scope))
     }
 
-    @Sendable private func current(_ request: Request, context: DatabaseContext) async throws -> Response {
-        try JSONBody.response(try await users.current(scope: context.scope))
+    @Sendable private func current(_ request: Request, context: DatabaseContext) async throws -> some ResponseGenerator {
+        WireAnswer(try await users.current(scope: context.scope))
     }
 
-    @Sendable private func discoverAll(_ request: Request, context: DatabaseContext) async throws -> Response {
-        try JSONBody.response(try await users.discoverAll(scope: context.scope))
+    @Sendable private func discoverAll(_ request: Request, context: DatabaseContext) async throws -> some ResponseGenerator {
+        WireAnswer(try await users.discoverAll(scope: context.scope))
     }
 
-    @Sendable private func discover(_ request: Request, context: DatabaseContext) async throws -> Response {
-        let body = try await JSONBody.decode(DiscoverUsersRequest.self, from: request, limit: limits.requestBytes)
-        return try JSONBody.response(try await users.discover(body, scope: context.scope))
+    @Sendable private func discover(_ request: Request, context: DatabaseContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: DiscoverUsersRequest.self, context: context)
+        return WireAnswer(try await users.discover(body, scope: context.scope))
     }
 
-    @Sendable private func lookupEmail(_ request: Request, context: DatabaseContext) async throws -> Response {
-        let body = try await JSONBody.decode(LookupUsersRequest.self, from: request, limit: limits.requestBytes)
-        return try JSONBody.response(try await users.lookup(body, byEmail: true, scope: context.scope))
+    @Sendable private func lookupEmail(_ request: Request, context: DatabaseContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: LookupUsersRequest.self, context: context)
+        return WireAnswer(try await users.lookup(body, byEmail: true, scope: context.scope))
     }
 
-    @Sendable private func lookupID(_ request: Request, context: DatabaseContext) async throws -> Response {
-        let body = try await JSONBody.decode(LookupUsersRequest.self, from: request, limit: limits.requestBytes)
-        return try JSONBody.response(try await users.lookup(body, byEmail: false, scope: context.scope))
+    @Sendable private func lookupID(_ request: Request, context: DatabaseContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: LookupUsersRequest.self, context: context)
+        return WireAnswer(try await users.lookup(body, byEmail: false, scope: context.scope))
     }
 }

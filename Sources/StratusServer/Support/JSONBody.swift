@@ -21,25 +21,12 @@ struct EmptyRequest: Decodable {
     }
 }
 
-/// Reading request bodies and writing JSON responses the way CKWS does: bodies are JSON
-/// whatever the Content-Type, an empty body reads as `{}`, responses are always
-/// `application/json`.
+/// The JSON the request context's coders (``WireRequestDecoder``, ``WireResponseEncoder``) read
+/// and write, and the words of their refusals: bodies are JSON whatever the Content-Type, an empty
+/// body reads as `{}`, responses are always `application/json`.
 enum JSONBody {
-    /// Decodes the body as `T`, refusing bodies over `limit` bytes.
-    /// - Throws: ``CoreError`` `BAD_REQUEST` for a body over the limit or one that is not valid JSON for `T`.
-    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
-        try decode(T.self, from: try await collect(request, limit: limit))
-    }
-
-    /// Decodes the body as `T` with ``JSONReader`` where it can (records/modify bodies: the hot
-    /// path), and with `JSONDecoder` — which also words every refusal — where it cannot.
-    static func decode<T: JSONReadable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
-        let buffer = try await collect(request, limit: limit)
-        if let value = buffer.withUnsafeReadableBytes({ JSONReader.read(T.self, from: $0) }) { return value }
-        return try decode(T.self, from: buffer)
-    }
-
-    private static func collect(_ request: Request, limit: Int) async throws -> ByteBuffer {
+    /// The whole body, refused (`LIMIT_EXCEEDED`) over `limit` bytes.
+    static func collect(_ request: Request, limit: Int) async throws -> ByteBuffer {
         do {
             return try await request.body.collect(upTo: limit)
         } catch {
@@ -48,7 +35,8 @@ enum JSONBody {
     }
 
     /// Decodes `buffer` as `T` with `JSONDecoder`; an empty body reads as `{}`.
-    private static func decode<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
+    /// - Throws: ``CoreError`` `BAD_REQUEST` for a body that is not valid JSON for `T`.
+    static func decode<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer) throws -> T {
         let bytes = buffer.readableBytes == 0 ? ByteBuffer(string: "{}") : buffer
         do {
             return try JSONDecoder().decode(T.self, from: bytes)
@@ -62,25 +50,20 @@ enum JSONBody {
         CoreError.limitExceeded("request body exceeds the limit of \(limit) bytes")
     }
 
-    /// A 200 response carrying `value` as JSON.
-    static func response<T: Encodable>(
-        _ value: T, status: HTTPResponse.Status = .ok, numbersAsStrings: Bool = false, extensions: WireExtensions = []
+    /// A response carrying `value` as JSON: written by ``JSONWriter`` for a ``JSONWritable``
+    /// (records answers: the hot path), by `JSONEncoder` otherwise; the same JSON either way.
+    static func response(
+        _ value: some Encodable, status: HTTPResponse.Status = .ok, numbersAsStrings: Bool = false, extensions: WireExtensions = []
     ) throws -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=UTF-8"
-        let body = try encode(value, numbersAsStrings: numbersAsStrings, extensions: extensions)
+        let body: ByteBuffer
+        if let writable = value as? any JSONWritable {
+            body = ByteBuffer(bytes: try writable.jsonBytes(numbersAsStrings: numbersAsStrings, escapesSlashes: false, extensions: extensions))
+        } else {
+            body = try encode(value, numbersAsStrings: numbersAsStrings, extensions: extensions)
+        }
         return Response(status: status, headers: headers, body: .init(byteBuffer: body))
-    }
-
-    /// A 200 response carrying `value` as JSON, written by ``JSONWriter`` (records responses:
-    /// the hot path) rather than `JSONEncoder`; the same JSON.
-    static func response<T: JSONWritable>(
-        _ value: T, status: HTTPResponse.Status = .ok, numbersAsStrings: Bool = false, extensions: WireExtensions = []
-    ) throws -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = "application/json; charset=UTF-8"
-        let bytes = try value.jsonBytes(numbersAsStrings: numbersAsStrings, extensions: extensions)
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// `value` as the server writes JSON (slashes unescaped).
