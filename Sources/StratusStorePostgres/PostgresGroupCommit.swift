@@ -7,12 +7,15 @@ import StratusStore
 /// Group commit on PostgreSQL, as on SQLite (``GroupCommitQueue``): zone batches that arrive
 /// while this instance's transaction is open are written together in its next one (each in a
 /// savepoint, so a failed atomic batch rolls back alone), so N concurrent saves cost one commit
-/// and one turn of the writers' lock. A drain task runs while anything is queued.
+/// and one turn of the writers' lock. The store's ``run()`` drains the queue whenever it is told
+/// something waits (one drain at a time).
 final class PostgresGroupCommit: Sendable {
     typealias Write = @Sendable ([PreparedBatch]) async -> [GroupCommitQueue.Outcome]
 
     private let queue: GroupCommitQueue
     private let write: Write
+    /// One element each time the queue asks for a drain to start.
+    private let drains: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation) = AsyncStream.makeStream()
 
     /// At most 64 batches a group: each is a subtransaction, and PostgreSQL keeps 64 of a
     /// transaction's subtransactions in shared memory before every other snapshot slows down.
@@ -23,7 +26,12 @@ final class PostgresGroupCommit: Sendable {
 
     /// Writes `batch` in the next group and returns its own outcome.
     func submit(_ batch: PreparedBatch) async -> GroupCommitQueue.Outcome {
-        await queue.submit(batch) { Task { await self.drain() } }
+        await queue.submit(batch) { drains.continuation.yield() }
+    }
+
+    /// Drains the queue each time a batch finds no drain running, until cancelled.
+    func run() async {
+        for await _ in drains.stream { await drain() }
     }
 
     private func drain() async {

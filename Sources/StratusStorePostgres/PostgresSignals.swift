@@ -5,18 +5,21 @@ import StratusStore
 import Synchronization
 
 /// ``InstanceSignals`` over PostgreSQL's `LISTEN`/`NOTIFY` on one channel. Each store instance
-/// tags what it sends with its own identity and ignores its own messages. One listening
-/// connection per instance is opened on the first ``messages()`` and kept (reconnecting after a
-/// failure, then telling its listeners to resynchronize) until the store closes.
+/// tags what it sends with its own identity and ignores its own messages. The store's ``run()``
+/// opens one listening connection once the first ``messages()`` asks for it and keeps it
+/// (reconnecting after a failure, then telling its listeners to resynchronize) until it stops.
 final class PostgresSignals: Sendable {
     static let channel = "stratus_signals"
 
     private struct State {
         var listeners: [UInt64: AsyncStream<String>.Continuation] = [:]
         var nextID: UInt64 = 0
-        var listening: Task<Void, Never>?
+        var asked = false
         var closed = false
     }
+
+    /// Yields once, when the first listener asks: ``run()`` then starts listening.
+    private let firstListener: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation) = AsyncStream.makeStream()
 
     private let client: PostgresClient
     private let logger: Logger
@@ -45,23 +48,29 @@ final class PostgresSignals: Sendable {
             state.nextID += 1
             state.listeners[id] = continuation
             continuation.onTermination = { [weak self] _ in self?.removeListener(id) }
-            return state.listening == nil
+            defer { state.asked = true }
+            return !state.asked
         }
-        if start {
-            let task = Task { await self.listen() }
-            state.withLock { $0.listening = task }
-        }
+        if start { firstListener.continuation.yield() }
         return stream
     }
 
-    /// Ends every listener and the listening connection.
+    /// Listens once the first listener asks, until cancelled.
+    func run() async {
+        for await _ in firstListener.stream {
+            await listen()
+            return
+        }
+    }
+
+    /// Ends every listener (the store stopped).
     func close() {
-        let (listeners, task) = state.withLock { state in
+        let listeners = state.withLock { state in
             state.closed = true
             defer { state.listeners = [:] }
-            return (Array(state.listeners.values), state.listening)
+            return Array(state.listeners.values)
         }
-        task?.cancel()
+        firstListener.continuation.finish()
         for listener in listeners { listener.finish() }
     }
 

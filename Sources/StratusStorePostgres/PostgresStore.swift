@@ -1,23 +1,25 @@
 import Foundation
 import Logging
 import PostgresNIO
+import ServiceLifecycle
 import StratusStore
 
 /// The PostgreSQL store: the same protocols as `SQLiteStore`, for many server instances on one
 /// database. Every instance runs the same migrations (serialised by an advisory lock), so any of
 /// them can start first.
 ///
-/// It owns a `PostgresClient` (a connection pool) and runs it for as long as the store lives;
-/// ``close()`` ends it. Zone batches arriving together on one instance share a transaction
-/// (``PostgresGroupCommit``); every writing transaction takes the change sequence's row lock
+/// It is a `Service`, as PostgresNIO's `PostgresClient` is: ``run()`` runs the connection pool,
+/// the `LISTEN` loop of ``PostgresSignals`` and the drains of ``PostgresGroupCommit`` until a
+/// graceful shutdown or cancellation, and no query is answered before it runs (`stratus serve`
+/// lists it first in its service group, so it stops last). Zone batches arriving together on one
+/// instance share a transaction; every writing transaction takes the change sequence's row lock
 /// first, so sequence values are handed out, and become visible, in one order across instances.
-public final class PostgresStore: RecordStore, Sendable {
+public final class PostgresStore: RecordStore, Service, Sendable {
     public let location: PostgresLocation
     let client: PostgresClient
     let logger: Logger
     let groupCommit: PostgresGroupCommit
     let signals: PostgresSignals
-    private let runner: Task<Void, Never>
 
     public init(_ location: PostgresLocation, maximumConnections: Int = 20, logger: Logger = Logger(label: "stratus.postgres")) {
         var configuration = location.configuration
@@ -28,18 +30,29 @@ public final class PostgresStore: RecordStore, Sendable {
         self.logger = logger
         self.groupCommit = PostgresGroupCommit { batches in await PostgresStore.writeGroup(batches, client: client, logger: logger) }
         self.signals = PostgresSignals(client: client, logger: logger)
-        self.runner = Task { await client.run() }
     }
 
-    deinit {
+    /// Runs the pool, the signal channel and the group commit's drains until a graceful shutdown
+    /// (or cancellation); then ends every signal listener. Queries wait until it runs.
+    public func run() async {
+        await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await self.client.run() }
+                group.addTask { await self.signals.run() }
+                group.addTask { await self.groupCommit.run() }
+            }
+        }
         signals.close()
-        runner.cancel()
     }
 
-    /// Stops the pool: queries after it fail.
-    public func close() {
-        signals.close()
-        runner.cancel()
+    /// Runs `body` with the store running (``run()`` beside it), then stops it: for tools and
+    /// tests that use a store outside a service group.
+    public func running<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await self.run() }
+            defer { group.cancelAll() }
+            return try await body()
+        }
     }
 
     /// Milliseconds since 1970, for `created_at` columns.

@@ -9,8 +9,9 @@ import StratusStorePostgres
 package struct ScratchDatabase: Sendable {
     /// The server's URL (its database is where `CREATE DATABASE` runs).
     package let server: PostgresLocation
-    /// The migrated store on the new database.
+    /// The migrated store on the new database, running (a test runs no service group).
     package let store: PostgresStore
+    private let running: Task<Void, Never>
 
     /// Creates the database `name` (a fresh random name by default) and migrates it. With
     /// `reuse`, an existing database of that name is kept as it is (a restarted server's data).
@@ -25,30 +26,43 @@ package struct ScratchDatabase: Sendable {
             throw StoreError(.invalid, "a scratch database's name is lower-case letters, digits and _")
         }
         let admin = PostgresStore(server, maximumConnections: 1)
-        defer { admin.close() }
-        let exists = try await admin.first(admin.query("SELECT 1::INT FROM pg_database WHERE datname = \(name)")) { _ in true } ?? false
-        if exists && !reuse {
-            throw StoreError(.duplicate, "database \(name) exists")
-        } else if !exists {
-            try await admin.execute(unsafeSQL: "CREATE DATABASE \(name)")
+        do {
+            try await admin.running {
+                let exists = try await admin.first(admin.query("SELECT 1::INT FROM pg_database WHERE datname = \(name)")) { _ in true } ?? false
+                if exists && !reuse {
+                    throw StoreError(.duplicate, "database \(name) exists")
+                } else if !exists {
+                    try await admin.execute(unsafeSQL: "CREATE DATABASE \(name)")
+                }
+            }
+        } catch {
+            throw error as? StoreError ?? StoreError(.failure, "\(error)")
         }
         var location = server
         location.database = name
         let store = PostgresStore(location, maximumConnections: maximumConnections)
+        let running = Task { await store.run() }
         do {
             if migrate { try await store.migrate() }
         } catch {
-            store.close()
+            running.cancel()
             throw error
         }
-        return ScratchDatabase(server: server, store: store)
+        return ScratchDatabase(server: server, store: store, running: running)
     }
 
-    /// Closes the store and drops its database (connections still open are ended).
+    /// Stops the store; its database stays (a restarted server's data).
+    package func stop() async {
+        running.cancel()
+        await running.value
+    }
+
+    /// Stops the store and drops its database (connections still open are ended).
     package func drop() async {
-        store.close()
+        await stop()
         let admin = PostgresStore(server, maximumConnections: 1)
-        defer { admin.close() }
-        try? await admin.execute(unsafeSQL: "DROP DATABASE IF EXISTS \(store.location.database) WITH (FORCE)")
+        await admin.running {
+            try? await admin.execute(unsafeSQL: "DROP DATABASE IF EXISTS \(store.location.database) WITH (FORCE)")
+        }
     }
 }

@@ -25,7 +25,7 @@ package enum TestStore {
         }
         let scratch = try await ScratchDatabase.create(on: url, name: databaseName(for: directory), reuse: true, maximumConnections: 5)
         return (scratch.store, { drop in
-            if drop { await scratch.drop() } else { scratch.store.close() }
+            if drop { await scratch.drop() } else { await scratch.stop() }
         })
     }
 

@@ -85,7 +85,9 @@ struct Serve: AsyncParsableCommand {
             Serve.sayError("stratus: \(taken)")
             throw ExitCode(1)
         }
-        let (store, storeDescription) = try await StoreChoice.open(url: storeURL, data: dataURL, logger: logger)
+        let opened = try await StoreChoice.open(url: storeURL, data: dataURL, logger: logger)
+        let store = opened.store
+        let storeDescription = opened.description
 
         // 0.0.0.0 (a container's listen address) is no address to reach a server at.
         let reachableHost = ["0.0.0.0", "::", "[::]"].contains(host) ? "127.0.0.1" : host
@@ -133,14 +135,15 @@ struct Serve: AsyncParsableCommand {
                 Foundation.exit(1)
             }
         } mount: { console.register(on: $0) }
-        // SIGTERM or SIGINT stops the server gracefully: the HTTP server stops taking requests and
-        // answers those in flight, Core's services drain (push delivery, the relay), and the
-        // store closes last. A shutdown that hangs is cancelled.
+        // The store's own service first (PostgreSQL's pool, signals and drains), so it stops last;
+        // the application serves once the store is prepared. SIGTERM or SIGINT stops the server
+        // gracefully: the HTTP server stops taking requests and answers those in flight, Core's
+        // services drain (push delivery, the relay), then the store stops. A shutdown that hangs
+        // is cancelled.
+        let running = (opened.service.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? [])
+            + [.init(service: PreparedService(prepare: opened.prepare, service: app))]
         let group = ServiceGroup(
-            configuration: .init(
-                services: [.init(service: StoreCloser(store: store)), .init(service: app)],
-                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
-            ).shuttingDownWithin(.seconds(30))
+            configuration: .init(services: running, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).shuttingDownWithin(.seconds(30))
         )
         try await group.run()
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ServiceLifecycle
 import StratusStore
 import StratusStoreSQLite
 import StratusStorePostgres
@@ -16,17 +17,26 @@ enum StoreChoice {
         return url?.isEmpty == false ? url : nil
     }
 
-    /// Opens and migrates the chosen store, and says which it is (without any password).
-    static func open(url: String?, data: URL, logger: Logger) async throws -> (store: any CompleteStore, description: String) {
+    /// The store a server opened: what it is (without any password), the service that runs it
+    /// (PostgreSQL's pool, signals and drains; none for SQLite) and what must happen before the
+    /// server serves (PostgreSQL's migrations, once its service runs).
+    struct Opened {
+        let store: any CompleteStore
+        let description: String
+        let service: (any Service)?
+        let prepare: @Sendable () async throws -> Void
+    }
+
+    /// Opens the chosen store (SQLite migrated at once; PostgreSQL by `prepare`, once running).
+    static func open(url: String?, data: URL, logger: Logger) async throws -> Opened {
         guard let url else {
             let path = data.appendingPathComponent("stratus.sqlite").path
             let store = try SQLiteStore(path: path)
             try await store.migrate()
-            return (store, "SQLite \(path)")
+            return Opened(store: store, description: "SQLite \(path)", service: nil, prepare: {})
         }
         let location = try PostgresLocation(url: url)
         let store = PostgresStore(location, logger: logger)
-        try await store.migrate()
-        return (store, "PostgreSQL \(location)")
+        return Opened(store: store, description: "PostgreSQL \(location)", service: store, prepare: { try await store.migrate() })
     }
 }

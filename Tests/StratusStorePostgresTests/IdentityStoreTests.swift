@@ -25,12 +25,15 @@ struct IdentityStoreTests {
         try await TestDatabase.withStore { store in
             let again = PostgresStore(store.location)
             let third = PostgresStore(store.location)
-            defer { again.close(); third.close() }
-            async let first: Void = again.migrate()
-            async let second: Void = third.migrate()
-            _ = try await (first, second)
-            try await store.createContainer("iCloud.after")
-            #expect(try await again.containers(limit: 10) == ["iCloud.after"])
+            try await again.running {
+                try await third.running {
+                    async let first: Void = again.migrate()
+                    async let second: Void = third.migrate()
+                    _ = try await (first, second)
+                }
+                try await store.createContainer("iCloud.after")
+                #expect(try await again.containers(limit: 10) == ["iCloud.after"])
+            }
         }
     }
 

@@ -25,28 +25,32 @@ enum TestCluster {
         let blobs = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-cluster-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: blobs) }
         do {
-            let servicesA = try services(on: scratch.store, blobs: blobs)
-            let servicesB = try services(on: second, blobs: blobs)
-            let credentials = try await DevSeeder(identity: servicesA.identity).seed(previous: nil, serverURL: "http://127.0.0.1")
-            var logger = Logger(label: "stratus-cluster-test")
-            logger.logLevel = .warning
-            let appA = buildApplication(servicesA, host: "127.0.0.1", port: 0, logger: logger)
-            let appB = buildApplication(servicesB, host: "127.0.0.1", port: 0, logger: logger)
-            try await appA.test(.live) { clientA in
-                try await appB.test(.live) { clientB in
-                    try await body(
-                        TestServer(client: clientA, credentials: credentials, blobDirectory: blobs, identity: servicesA.identity),
-                        TestServer(client: clientB, credentials: credentials, blobDirectory: blobs, identity: servicesB.identity)
-                    )
-                }
-            }
+            try await second.running { try await run(on: scratch, and: second, blobs: blobs, body) }
         } catch {
-            second.close()
             await scratch.drop()
             throw error
         }
-        second.close()
         await scratch.drop()
+    }
+
+    private static func run(
+        on scratch: ScratchDatabase, and second: PostgresStore, blobs: URL, _ body: @Sendable (TestServer, TestServer) async throws -> Void
+    ) async throws {
+        let servicesA = try services(on: scratch.store, blobs: blobs)
+        let servicesB = try services(on: second, blobs: blobs)
+        let credentials = try await DevSeeder(identity: servicesA.identity).seed(previous: nil, serverURL: "http://127.0.0.1")
+        var logger = Logger(label: "stratus-cluster-test")
+        logger.logLevel = .warning
+        let appA = buildApplication(servicesA, host: "127.0.0.1", port: 0, logger: logger)
+        let appB = buildApplication(servicesB, host: "127.0.0.1", port: 0, logger: logger)
+        try await appA.test(.live) { clientA in
+            try await appB.test(.live) { clientB in
+                try await body(
+                    TestServer(client: clientA, credentials: credentials, blobDirectory: blobs, identity: servicesA.identity),
+                    TestServer(client: clientB, credentials: credentials, blobDirectory: blobs, identity: servicesB.identity)
+                )
+            }
+        }
     }
 
     private static func services(on store: PostgresStore, blobs: URL) throws -> StratusServices {
