@@ -298,9 +298,34 @@ let package = Package(
             exclude: ["Fixtures"],
             swiftSettings: testSwiftSettings
         ),
+        // The server tests' harness: a real server on a real socket, and its CKWS calls (the server's and the console's tests).
+        .target(
+            name: "StratusServerTesting",
+            dependencies: [
+                "StratusServer", "StratusConsole", "StratusCore", "StratusStore", "StratusStorePostgres", "StratusStoreTesting", "StratusModel",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "StratusConsoleTests",
+            dependencies: [
+                "StratusServerTesting", "StratusConsole", "StratusServer", "StratusCore", "StratusModel",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: testSwiftSettings
+        ),
         .testTarget(
             name: "StratusServerTests",
             dependencies: [
+                "StratusServerTesting",
                 "StratusServer",
                 "StratusConsole",
                 "StratusCore",

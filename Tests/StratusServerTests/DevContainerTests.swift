@@ -1,8 +1,9 @@
 import Foundation
+import HummingbirdTesting
 import NIOCore
 import StratusCore
 import StratusModel
-import HummingbirdTesting
+import StratusServerTesting
 import Testing
 
 /// `stratus serve --dev --container ID`: each further container seeded with an API token and web

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import StratusModel
+import StratusServerTesting
 import Testing
 
 @Suite("limits and malformed input over HTTP")

@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import StratusModel
+import StratusServerTesting
 import Testing
 
 @Suite("records/query over HTTP")

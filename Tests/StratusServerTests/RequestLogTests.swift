@@ -1,6 +1,7 @@
 import Foundation
 import StratusCore
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// The request log: one line a request naming what it did — and never a credential.

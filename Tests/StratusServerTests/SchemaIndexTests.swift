@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import NIOCore
 import StratusModel
+import StratusServerTesting
 import Testing
 
 @Suite("schema, production lock and indexes over HTTP")

@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import StratusModel
+import StratusServerTesting
 import Testing
 
 @Suite("users endpoints over HTTP")

@@ -4,6 +4,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// Asset calls as a CKWS client makes them: upload URLs, raw bytes, downloads by URL.

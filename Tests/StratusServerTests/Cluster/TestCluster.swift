@@ -5,6 +5,7 @@ import Logging
 import StratusCore
 import StratusModel
 import StratusServer
+import StratusServerTesting
 import StratusStore
 import StratusStorePostgres
 import StratusStoreTesting

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// Two instances on one PostgreSQL database are one server to their clients: what is written on

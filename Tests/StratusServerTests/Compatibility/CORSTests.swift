@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import StratusServer
+import StratusServerTesting
 import Testing
 
 /// Browsers may call Stratus: preflights are answered and every answer, errors included, carries

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// `/metrics` scraped over HTTP: Prometheus text with requests counted by route and status, their

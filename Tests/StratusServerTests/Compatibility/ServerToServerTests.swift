@@ -6,6 +6,7 @@ import HummingbirdTesting
 import NIOCore
 import StratusCore
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// Server-to-server keys over real HTTP: requests signed with swift-crypto and with the openssl

@@ -6,6 +6,7 @@ import HummingbirdTesting
 import NIOCore
 import StratusCore
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// Server-to-server keys and the users endpoints: the developer looks users up (Apple's own S2S

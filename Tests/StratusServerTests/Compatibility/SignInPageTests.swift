@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import StratusCore
 import StratusModel
+import StratusServerTesting
 import Synchronization
 import Testing
 

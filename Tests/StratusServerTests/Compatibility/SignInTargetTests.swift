@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import StratusCore
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// Where the sign-in page may hand a web auth token: only to a callback URL or opener origin the

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import StratusCore
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// The account events an operator makes happen: a zone deleted, purged or reset (each reported

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import StratusCore
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// Fault rules over real HTTP: each action, `count` retiring a rule, seeded probability repeating

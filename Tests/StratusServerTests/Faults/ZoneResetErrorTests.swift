@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import StratusCore
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// What a device meets in a zone its user purged or lost to an encrypted-data reset: CloudKit

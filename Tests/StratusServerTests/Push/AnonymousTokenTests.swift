@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// A push token made with the API token alone (no user): allowed, but with nothing to deliver

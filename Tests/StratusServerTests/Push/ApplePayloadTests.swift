@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import StratusCore
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// `?format=apns`: the webcourier in the shape of Apple's courier — one `{aps, ck}` payload per

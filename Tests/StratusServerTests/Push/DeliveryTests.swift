@@ -3,6 +3,7 @@ import HummingbirdTesting
 import NIOCore
 import NIOFoundationCompat
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// Which changes notify whom: subscription types, devices, shares, replay, rollbacks.

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// The feed as server-sent events: one open connection, one event per notification, resumable.

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// A device's push channel in a test: its token's webcourier path and the cursor it has read to.

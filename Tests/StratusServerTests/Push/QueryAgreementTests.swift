@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// A query subscription notifies for a record if and only if records/query with the same query

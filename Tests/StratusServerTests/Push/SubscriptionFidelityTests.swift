@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// Subscriptions as CloudKit has them: zone subscriptions only on custom zones of the private

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// subscriptions/list, lookup and modify: ownership, echo, per-item errors.

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// Zone and database subscriptions that name a record type (CKRecordZoneSubscription's and

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// Leaving a share is a write like any other (semantics §2.5, §3.4, §5.4).

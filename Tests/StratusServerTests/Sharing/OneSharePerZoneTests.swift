@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// A zone and its records take part in one share only: a zone-wide share and record-hierarchy

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// A participant's feed follows what the share covers (semantics §3.1, §3.3, §9.1).

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// CKShare's public-permission rules (semantics §3.2): going public drops pending invitations,

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// Record-hierarchy shares over HTTP with three accounts: alice owns, bob is invited, carol is not.

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// Public link shares, administrators, participant limits, and share saves that must fail.

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// Zone-wide shares (`cloudkit.zoneshare`): every record of the zone is shared.
@@ -99,5 +100,3 @@ struct ZoneShareTests {
     }
 }
 
-/// An empty JSON object, for bodies that carry nothing.
-struct EmptyBody: Codable {}

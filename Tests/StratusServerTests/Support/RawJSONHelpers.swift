@@ -3,6 +3,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// Raw JSON in and out, for probes of the wire: bodies a typed client would never

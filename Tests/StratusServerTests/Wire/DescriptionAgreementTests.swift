@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import NIOCore
+import StratusServerTesting
 import Testing
 
 /// Where schemathesis found `openapi.yaml` and the server disagreeing: each case now answers

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// Tokens and markers are opaque but unsigned: a forged one is refused as CloudKit refuses a

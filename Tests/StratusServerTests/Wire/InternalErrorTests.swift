@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import StratusModel
+import StratusServerTesting
 import StratusStoreTesting
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// Values a client may send but CloudKit would never store: locations off the globe, a record

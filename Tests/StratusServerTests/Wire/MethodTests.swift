@@ -1,5 +1,6 @@
 import HTTPTypes
 import NIOCore
+import StratusServerTesting
 import Testing
 
 /// A known endpoint asked with a method it does not serve: 405 naming the method to use, in

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// `X-Stratus-Extensions`: what the native framework knows beyond CKWS's JSON is kept, and

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// The wire as strict clients read it (issue 12, item 1): tombstones carry nothing but their

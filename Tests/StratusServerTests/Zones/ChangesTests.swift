@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusServerTesting
 import Testing
 
 @Suite("change feeds over HTTP")

@@ -1,6 +1,7 @@
 import Foundation
 import StratusCore
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// Test fixtures through the admin API: a container environment's records exported as JSON, its

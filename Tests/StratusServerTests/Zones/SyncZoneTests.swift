@@ -1,5 +1,6 @@
 import Foundation
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// CloudKit's default zone is not a sync zone: change tokens exist for custom zones only.

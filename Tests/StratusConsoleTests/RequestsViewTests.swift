@@ -1,6 +1,7 @@
 import Foundation
 import StratusCore
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// The console's Requests view: the CKWS requests the server answered, as the request log wrote

@@ -1,6 +1,7 @@
 import Foundation
 import StratusCore
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// The console's "Save a record" form: several fields in one save, for a new record and for an

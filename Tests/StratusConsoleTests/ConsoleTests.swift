@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import StratusCore
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// The console at `/console`, over real HTTP: signing in with the admin token, browsing by

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import StratusServerTesting
 import Testing
 
 /// A minimal browser for the console's HTTP tests: keeps the session cookie, reads each page's

@@ -16,19 +16,26 @@ import Testing
 /// A real Stratus server on a real socket (port 0) over a real SQLite file in a temp directory
 /// (or a PostgreSQL database of its own under `STRATUS_TEST_STORE=postgres`: ``TestStore``),
 /// seeded like `stratus serve --dev`.
-struct TestServer {
-    let client: any TestClientProtocol
-    let credentials: DevCredentials
+package struct TestServer {
+    package let client: any TestClientProtocol
+    package let credentials: DevCredentials
     /// Where the server keeps asset blobs.
-    let blobDirectory: URL
+    package let blobDirectory: URL
     /// The server's accounts and tokens, for tests that seed or look up directly.
-    let identity: IdentityService
+    package let identity: IdentityService
 
-    static let base = "/database/1/\(DevSeeder.container)/development"
+    package static let base = "/database/1/\(DevSeeder.container)/development"
+
+    package init(client: any TestClientProtocol, credentials: DevCredentials, blobDirectory: URL, identity: IdentityService) {
+        self.client = client
+        self.credentials = credentials
+        self.blobDirectory = blobDirectory
+        self.identity = identity
+    }
 
     /// Runs `body` against a fresh server. Pass `directory` to reuse a data directory (restart tests);
     /// `requireIndexes` runs it as `stratus serve --require-indexes`, `containers` as `--container`.
-    static func run<T: Sendable>(
+    package static func run<T: Sendable>(
         directory: URL? = nil,
         limits: ServiceLimits = .strict,
         previous: DevCredentials? = nil,
@@ -78,18 +85,18 @@ struct TestServer {
     // MARK: - Requests
 
     /// The query string for `account` (`nil`: API token only).
-    func query(_ account: String?) -> String {
+    package func query(_ account: String?) -> String {
         var query = "ckAPIToken=\(credentials.apiToken)"
         if let account, let token = credentials.account(account)?.webAuthToken { query += "&ckWebAuthToken=\(token)" }
         return query
     }
 
-    func userRecordName(_ account: String) -> String {
+    package func userRecordName(_ account: String) -> String {
         credentials.account(account)?.userRecordName ?? ""
     }
 
     /// POSTs raw bytes to a CKWS operation of `database` as `account`.
-    func raw(
+    package func raw(
         _ operation: String, database: String = "private", as account: String? = "alice", body: ByteBuffer?,
         method: HTTPRequest.Method = .post, headers extra: HTTPFields = [:]
     ) async throws -> TestResponse {
@@ -100,14 +107,14 @@ struct TestServer {
     }
 
     /// POSTs `request` as JSON and returns the response.
-    func post<Body: Encodable>(
+    package func post<Body: Encodable>(
         _ operation: String, _ request: Body, database: String = "private", as account: String? = "alice"
     ) async throws -> TestResponse {
         try await raw(operation, database: database, as: account, body: ByteBuffer(data: try JSONEncoder().encode(request)))
     }
 
     /// POSTs `request` and decodes a 200 response as `Response`.
-    func call<Body: Encodable, Response: Decodable>(
+    package func call<Body: Encodable, Response: Decodable>(
         _ operation: String, _ request: Body, as account: String = "alice", expecting: Response.Type,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> Response {
@@ -119,7 +126,7 @@ struct TestServer {
     // MARK: - Shorthands for the common CKWS calls
 
     @discardableResult
-    func createZone(_ name: String, as account: String = "alice") async throws -> Zone {
+    package func createZone(_ name: String, as account: String = "alice") async throws -> Zone {
         let response = try await call(
             "zones/modify", ModifyZonesRequest(operations: [.init(.create, ZoneID(zoneName: name))]), as: account,
             expecting: ZonesResponse.self
@@ -128,7 +135,7 @@ struct TestServer {
         return zone
     }
 
-    func modify(
+    package func modify(
         _ operations: [RecordOperation], zone: String, atomic: Bool? = nil, as account: String = "alice"
     ) async throws -> [RecordResult] {
         try await call(
@@ -137,14 +144,14 @@ struct TestServer {
         ).records
     }
 
-    func lookup(_ names: [String], zone: String, as account: String = "alice") async throws -> [RecordResult] {
+    package func lookup(_ names: [String], zone: String, as account: String = "alice") async throws -> [RecordResult] {
         try await call(
             "records/lookup", LookupRecordsRequest(records: names.map { .init(recordName: $0) }, zoneID: ZoneID(zoneName: zone)),
             as: account, expecting: RecordsResponse.self
         ).records
     }
 
-    func zoneChanges(_ zone: String, token: String? = nil, limit: Int? = nil, as account: String = "alice") async throws -> ZoneChangesResult {
+    package func zoneChanges(_ zone: String, token: String? = nil, limit: Int? = nil, as account: String = "alice") async throws -> ZoneChangesResult {
         let request = ZoneChangesRequest(zones: [.init(zoneID: ZoneID(zoneName: zone), syncToken: token, resultsLimit: limit)])
         let response = try await call("changes/zone", request, as: account, expecting: ZoneChangesResponse.self)
         guard let first = response.zones.first else { throw TestFailure("no zone in changes/zone response") }
@@ -152,7 +159,7 @@ struct TestServer {
     }
 
     /// Every page of a zone's changes from `token`, following `moreComing`.
-    func allZoneChanges(_ zone: String, token: String? = nil, limit: Int, as account: String = "alice") async throws -> (pages: [ZoneChangesPage], token: String) {
+    package func allZoneChanges(_ zone: String, token: String? = nil, limit: Int, as account: String = "alice") async throws -> (pages: [ZoneChangesPage], token: String) {
         var pages: [ZoneChangesPage] = []
         var token = token
         while true {
@@ -166,7 +173,7 @@ struct TestServer {
     }
 
     /// POSTs to an admin endpoint with the admin token.
-    func admin<Body: Encodable>(_ path: String, _ body: Body, token: String? = nil) async throws -> TestResponse {
+    package func admin<Body: Encodable>(_ path: String, _ body: Body, token: String? = nil) async throws -> TestResponse {
         try await client.execute(
             uri: "/stratus/v1/admin/\(path)", method: .post,
             headers: [.authorization: "Bearer \(token ?? credentials.adminToken)"],
@@ -175,7 +182,7 @@ struct TestServer {
     }
 
     /// An admin request without a body (GET, DELETE).
-    func admin(_ path: String, method: HTTPRequest.Method) async throws -> TestResponse {
+    package func admin(_ path: String, method: HTTPRequest.Method) async throws -> TestResponse {
         try await client.execute(
             uri: "/stratus/v1/admin/\(path)", method: method, headers: [.authorization: "Bearer \(credentials.adminToken)"], body: nil
         )
@@ -183,28 +190,28 @@ struct TestServer {
 }
 
 extension TestResponse {
-    var text: String { String(buffer: body) }
+    package var text: String { String(buffer: body) }
 
-    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    package func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try JSONDecoder().decode(T.self, from: body)
     }
 
     /// The CKWS error body of a failed request.
-    var errorBody: ErrorBody? { try? decode(ErrorBody.self) }
+    package var errorBody: ErrorBody? { try? decode(ErrorBody.self) }
 }
 
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
+package struct TestFailure: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// Builders for test records.
-enum Records {
-    static func destination(_ name: String, caption: String, extra: [String: Field] = [:]) -> Record {
+package enum Records {
+    package static func destination(_ name: String, caption: String, extra: [String: Field] = [:]) -> Record {
         Record(recordName: name, recordType: "Destination", fields: ["caption": .string(caption)].merging(extra) { _, new in new })
     }
 
-    static func create(_ name: String, caption: String = "caption") -> RecordOperation {
+    package static func create(_ name: String, caption: String = "caption") -> RecordOperation {
         RecordOperation(.create, destination(name, caption: caption))
     }
 }

@@ -5,6 +5,7 @@ import HummingbirdTesting
 import NIOCore
 import StratusCore
 import StratusModel
+import StratusServerTesting
 import Testing
 
 /// The console with input no browser of ours sends: malformed forms, stale or foreign forms,
