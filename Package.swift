@@ -99,6 +99,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // Asset bytes stream through Core as NIO's ByteBuffers.
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -109,6 +111,8 @@ let package = Package(
                 "StratusModel",
                 "StratusCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // The HTTP server's own configuration (`.http1`, the connection cap).
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -5,37 +5,42 @@ import StratusStore
 
 /// Writes what the zone batch engine decided (``BatchWrites``) into PostgreSQL inside the group
 /// commit's transaction, a statement a table (a whole kind of row at once, through `unnest` or
-/// `jsonb_to_recordset`): records, then what hangs off them, then shares before their
-/// participants (deleted ones first, so a short GUID can pass from an old share to a new one).
+/// `jsonb_to_recordset`), table by table in ``BatchWrites/writeOrder``.
 struct PostgresBatchWrites {
     let tx: PostgresTransaction
     let zoneID: Int64
 
     func write(_ writes: BatchWrites, of database: DatabaseKey) async throws {
-        try await writeRecords(Array(writes.records.values))
-        if !writes.references.isEmpty {
-            let sources = writes.references.keys.sorted()
-            try await tx.execute("DELETE FROM record_references WHERE zone_id = \(zoneID) AND source_name = ANY(\(sources))")
-            let pairs = writes.references.flatMap { source, targets in targets.map { (source, $0) } }
-            if !pairs.isEmpty {
-                try await tx.execute("""
-                    INSERT INTO record_references (zone_id, source_name, target_name)
-                    SELECT \(zoneID), s, t FROM unnest(\(pairs.map(\.0))::text[], \(pairs.map(\.1))::text[]) AS p(s, t)
-                    ON CONFLICT DO NOTHING
-                    """)
+        for table in BatchWrites.writeOrder { try await write(table, of: writes, in: database) }
+    }
+
+    private func write(_ table: BatchWrites.Table, of writes: BatchWrites, in database: DatabaseKey) async throws {
+        switch table {
+        case .records:
+            try await writeRecords(Array(writes.records.values))
+        case .references:
+            try await writeReferences(writes)
+        case .assetLinks:
+            try await writeAssetLinks(writes)
+        case .claims:
+            try await writeClaims(writes)
+        case .shares:
+            try await writeShares(writes)
+        case .participants:
+            let rows = PostgresShareRows(tx: tx)
+            for (share, participants) in writes.participants where writes.shares[share] != .some(nil) {
+                try await rows.replaceParticipants(participants, share: share, zoneID: zoneID, replacing: false)
             }
-        }
-        try await writeAssets(writes)
-        try await writeShares(writes)
-        if !writes.feed.isEmpty {
+        case .sharedZoneFeed:
+            guard !writes.feed.isEmpty else { return }
             let feed = writes.feed.map { ($0.key, $0.value) }
             try await tx.execute("""
                 INSERT INTO shared_zone_feed (user_record_name, zone_id, seq, visible)
                 SELECT u, \(zoneID), s, v FROM unnest(\(feed.map(\.0))::text[], \(feed.map(\.1.seq))::bigint[], \(feed.map(\.1.visible))::boolean[]) AS f(u, s, v)
                 ON CONFLICT (user_record_name, zone_id) DO UPDATE SET seq = EXCLUDED.seq, visible = EXCLUDED.visible
                 """)
-        }
-        if !writes.coverage.isEmpty {
+        case .shareCoverage:
+            guard !writes.coverage.isEmpty else { return }
             let coverage = writes.coverage.map { ($0.key, $0.value) }
             try await tx.execute("""
                 INSERT INTO share_coverage (zone_id, share_name, record_name, seq)
@@ -43,8 +48,8 @@ struct PostgresBatchWrites {
                     \(coverage.map(\.1))::bigint[]) AS c(s, r, q)
                 ON CONFLICT (zone_id, share_name, record_name) DO UPDATE SET seq = EXCLUDED.seq
                 """)
-        }
-        if !writes.newFields.isEmpty {
+        case .schemaFields:
+            guard !writes.newFields.isEmpty else { return }
             let fields = writes.newFields
             try await tx.execute("""
                 INSERT INTO schema_fields (container, environment, record_type, field_name, field_type)
@@ -52,8 +57,22 @@ struct PostgresBatchWrites {
                 FROM unnest(\(fields.map(\.recordType))::text[], \(fields.map(\.fieldName))::text[], \(fields.map(\.type.rawValue))::text[]) AS n(t, f, y)
                 ON CONFLICT DO NOTHING
                 """)
+        case .quota:
+            if let used = writes.quotaUsed { try await PostgresQuotaLedger.save(used: used, of: database, in: tx) }
         }
-        if let used = writes.quotaUsed { try await PostgresQuotaLedger.save(used: used, of: database, in: tx) }
+    }
+
+    private func writeReferences(_ writes: BatchWrites) async throws {
+        guard !writes.references.isEmpty else { return }
+        let sources = writes.references.keys.sorted()
+        try await tx.execute("DELETE FROM record_references WHERE zone_id = \(zoneID) AND source_name = ANY(\(sources))")
+        let pairs = writes.references.flatMap { source, targets in targets.map { (source, $0) } }
+        guard !pairs.isEmpty else { return }
+        try await tx.execute("""
+            INSERT INTO record_references (zone_id, source_name, target_name)
+            SELECT \(zoneID), s, t FROM unnest(\(pairs.map(\.0))::text[], \(pairs.map(\.1))::text[]) AS p(s, t)
+            ON CONFLICT DO NOTHING
+            """)
     }
 
     /// Every record row in one upsert.
@@ -77,7 +96,7 @@ struct PostgresBatchWrites {
             """)
     }
 
-    private func writeAssets(_ writes: BatchWrites) async throws {
+    private func writeAssetLinks(_ writes: BatchWrites) async throws {
         let unlinked = writes.assetLinks.filter { !$0.value }.map(\.key)
         if !unlinked.isEmpty {
             try await tx.execute("""
@@ -93,6 +112,9 @@ struct PostgresBatchWrites {
                 ON CONFLICT DO NOTHING
                 """)
         }
+    }
+
+    private func writeClaims(_ writes: BatchWrites) async throws {
         for claimed in writes.claims.values {
             let claim = claimed.claim
             // A receipt's purge takes no writers' lock: one that went since the batch read it fails
@@ -109,6 +131,8 @@ struct PostgresBatchWrites {
         }
     }
 
+    /// Share rows, deleted ones first (with the participants of every share whose list is
+    /// replaced: the new lists follow in ``BatchWrites/Table/participants``).
     private func writeShares(_ writes: BatchWrites) async throws {
         let deleted = writes.shares.filter { $0.value == nil }.keys.sorted()
         let replaced = Set(writes.participants.keys).union(deleted).sorted()
@@ -125,10 +149,6 @@ struct PostgresBatchWrites {
                 ON CONFLICT (zone_id, record_name) DO UPDATE SET
                     root_name = EXCLUDED.root_name, short_guid = EXCLUDED.short_guid, public_permission = EXCLUDED.public_permission
                 """)
-        }
-        let rows = PostgresShareRows(tx: tx)
-        for (share, participants) in writes.participants where writes.shares[share] != .some(nil) {
-            try await rows.replaceParticipants(participants, share: share, zoneID: zoneID, replacing: false)
         }
     }
 

@@ -55,6 +55,25 @@ import Testing
             #expect(try Data(contentsOf: kept) == bytes)
         }
     }
+
+    @Test func anAssetForAZoneThatIsGoneFailsItsRecordAloneAndTheOtherZoneSaves() async throws {
+        try await StratusServerProcess.with { server in
+            let db = try server.container("alice").privateCloudDatabase
+            let file = try temporaryFile(holding: randomBytes(10_000))
+            defer { try? FileManager.default.removeItem(at: file) }
+            let lost = CKRecord(recordType: "Photo", recordID: CKRecord.ID(recordName: "lost", zoneID: CKRecordZone.ID(zoneName: "Gone")))
+            lost["image"] = CKAsset(fileURL: file)
+            let kept = CKRecord(recordType: "Photo", recordID: CKRecord.ID(recordName: "kept"))
+            kept["caption"] = "Tram 28"
+            // The upload is refused for its zone: CloudKit reports that with the record, not as
+            // the whole modify's failure.
+            let (saved, _) = try await db.modifyRecords(saving: [lost, kept], deleting: [], savePolicy: .ifServerRecordUnchanged, atomically: false)
+            let refusal = try #require(saved[lost.recordID])
+            #expect(throws: CKError.self) { try refusal.get() }
+            if case .failure(let error as CKError) = refusal { #expect(error.code == .zoneNotFound) }
+            #expect(try saved[kept.recordID]?.get()["caption"] as? String == "Tram 28")
+        }
+    }
 }
 
 /// Random bytes, so no other test's download of the same checksum is already in the asset cache.

@@ -57,7 +57,19 @@ extension CKDatabase {
         var files: [String: URL] = [:]
         var operations: [RecordOperation] = []
         for record in saves {
-            files.merge(try await AssetFiles.upload(record, all: savePolicy == .allKeys, in: self), uniquingKeysWith: { $1 })
+            let uploaded = try await itemLevel { () async throws(CKError) in
+                do { return try await AssetFiles.upload(record, all: savePolicy == .allKeys, in: self) } catch { throw CKError.wrapping(error) }
+            }
+            guard case .success(let recordFiles) = uploaded else {
+                // An upload refused for its zone or record (the zone is gone, the caller may not
+                // write there) fails the zone's items, as the records/modify request itself would.
+                if case .failure(let error) = uploaded {
+                    for record in saves { results.saves[record.recordID] = .failure(error) }
+                    for id in deletes { results.deletes[id] = .failure(error) }
+                }
+                return
+            }
+            files.merge(recordFiles, uniquingKeysWith: { $1 })
             operations.append(record.wireOperation(policy: savePolicy))
         }
         operations += deletes.map { RecordOperation(.forceDelete, Record(recordName: $0.recordName)) }

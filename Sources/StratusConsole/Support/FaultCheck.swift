@@ -13,15 +13,15 @@ extension StratusServices {
             recordTypes: recordTypes
         )
         guard faults.readiness.armed, let fired = await faults.decide(request) else { return nil }
-        switch fired.action {
-        case .error(let code, let retryAfter):
-            throw CoreError(code, "injected by fault rule \(fired.faultID)", retryAfter: retryAfter)
-        case .itemError(let code):
-            return ItemFault(faultID: fired.faultID, code: code, recordType: fired.recordType)
-        case .latency(let milliseconds):
-            try await Task.sleep(for: .milliseconds(milliseconds))
+        switch fired.verdict {
+        case .fail(let error):
+            throw error
+        case .failItems(let itemFault):
+            return itemFault
+        case .delay(let duration):
+            try await Task.sleep(for: duration)
             return nil
-        case .dropResponseAfterCommit:
+        case .dropAnswer:
             // A browser has no connection to drop mid-answer: the action goes through.
             return nil
         }

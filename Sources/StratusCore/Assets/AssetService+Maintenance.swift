@@ -18,7 +18,7 @@ extension AssetService {
         let now = configuration.now()
         let store = self.store
         let access = self.access
-        let resolved = try await Self.translating { () async throws(StoreError) in
+        let resolved = try await CoreError.translating { () async throws(StoreError) in
             try await ZoneTarget.resolve(request.zoneID, in: database, access: access, store: store)
         }
         guard let target = resolved else { throw CoreError(.zoneNotFound, "Zone not found") }

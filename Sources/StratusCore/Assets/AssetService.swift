@@ -31,7 +31,7 @@ public struct AssetService: Sendable {
             guard NameRules.isValidIdentifier(token.recordType) else { throw CoreError.badRequest("invalid recordType '\(token.recordType)'") }
             guard NameRules.isValidIdentifier(token.fieldName) else { throw CoreError.badRequest("invalid fieldName '\(token.fieldName)'") }
         }
-        let target = try await Self.translating { () async throws(StoreError) in
+        let target = try await CoreError.translating { () async throws(StoreError) in
             try await ZoneTarget.resolve(request.zoneID, in: database, access: access, store: store)
         }
         guard target != nil else { throw CoreError(.zoneNotFound, "Zone not found") }
@@ -61,7 +61,7 @@ public struct AssetService: Sendable {
         let limit = configuration.limits.assetBytes
         if let declaredLength, declaredLength > limit { throw Self.tooLarge(limit) }
         let store = self.store
-        let used = try await Self.translating { () async throws(StoreError) in try await store.uploadExists(ticket.id) }
+        let used = try await CoreError.translating { () async throws(StoreError) in try await store.uploadExists(ticket.id) }
         guard !used else { throw Self.usedURL }
         return AdmittedUpload(ticket: ticket)
     }
@@ -114,15 +114,6 @@ public struct AssetService: Sendable {
 
     private static func tooLarge(_ limit: Int64) -> CoreError {
         CoreError.limitExceeded("the asset is larger than \(limit) bytes, the limit for one asset")
-    }
-
-    /// A store call at a request boundary, its failure in CloudKit's terms.
-    static func translating<T>(_ body: () async throws(StoreError) -> T) async throws(CoreError) -> T {
-        do {
-            return try await body()
-        } catch {
-            throw CoreError(error)
-        }
     }
 
     private static let usedURL = CoreError.badRequest("the upload URL was used already: ask assets/upload for a new one")

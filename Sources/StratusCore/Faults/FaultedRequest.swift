@@ -25,6 +25,32 @@ public struct FiredFault: Sendable, Hashable {
     public var action: FaultAction
     /// For an item error: the record type whose records fail (`nil`: every record of the batch).
     public var recordType: String?
+
+    /// What the fault does to the request, in one wording for every caller (the server's fault
+    /// middleware, the console's actions); each carries it out over its own transport.
+    public enum Verdict: Sendable, Hashable {
+        /// The request fails with this error.
+        case fail(CoreError)
+        /// The request waits this long, then runs.
+        case delay(Duration)
+        /// The request runs; the matching records of its batch fail.
+        case failItems(ItemFault)
+        /// The request runs to its end (a write commits); then its answer is lost.
+        case dropAnswer
+    }
+
+    /// Why a request or record failed for the rule `faultID`, as every failure it injects says it.
+    static func reason(_ faultID: String) -> String { "injected by fault rule \(faultID)" }
+
+    /// This fault's verdict.
+    public var verdict: Verdict {
+        switch action {
+        case .error(let code, let retryAfter): .fail(CoreError(code, Self.reason(faultID), retryAfter: retryAfter))
+        case .latency(let milliseconds): .delay(.milliseconds(milliseconds))
+        case .itemError(let code): .failItems(ItemFault(faultID: faultID, code: code, recordType: recordType))
+        case .dropResponseAfterCommit: .dropAnswer
+        }
+    }
 }
 
 /// A per-item fault for records/modify, carried from the server's fault check to the record

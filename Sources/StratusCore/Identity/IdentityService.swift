@@ -165,12 +165,12 @@ public struct IdentityService: Sendable {
         } catch {
             throw CoreError(error)
         }
-        return AccountInfo(account)
+        return account
     }
 
     /// Every account, by email, at most `limit` (the admin API and the console list them).
     public func accounts(limit: Int) async throws(CoreError) -> [AccountInfo] {
-        do { return try await store.allAccounts(limit: limit).map(AccountInfo.init) } catch { throw CoreError(error) }
+        do { return try await store.allAccounts(limit: limit) } catch { throw CoreError(error) }
     }
 
     /// Whether the server has this container.
@@ -186,8 +186,8 @@ public struct IdentityService: Sendable {
     /// The account with this user record name or email.
     public func account(userRecordName: String? = nil, email: String? = nil) async throws(CoreError) -> AccountInfo? {
         do {
-            if let userRecordName { return try await store.account(userRecordName: userRecordName).map(AccountInfo.init) }
-            if let email { return try await store.account(email: email).map(AccountInfo.init) }
+            if let userRecordName { return try await store.account(userRecordName: userRecordName) }
+            if let email { return try await store.account(email: email) }
             return nil
         } catch {
             throw CoreError(error)
@@ -205,7 +205,7 @@ public struct IdentityService: Sendable {
             account.familyName = request.familyName ?? account.familyName
             account.discoverable = request.discoverable ?? account.discoverable
             try await store.updateAccount(account)
-            return AccountInfo(account)
+            return account
         } catch let error as CoreError {
             throw error
         } catch let error as StoreError {
@@ -263,14 +263,5 @@ final class CredentialCache: Sendable {
     func clear() {
         apiTokens.withLock { $0 = [:] }
         webAuthTokens.withLock { $0 = [:] }
-    }
-}
-
-extension AccountInfo {
-    init(_ account: StoredAccount) {
-        self.init(
-            userRecordName: account.userRecordName, email: account.email, givenName: account.givenName,
-            familyName: account.familyName, discoverable: account.discoverable
-        )
     }
 }

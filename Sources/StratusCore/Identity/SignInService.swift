@@ -18,7 +18,7 @@ public struct SignInService: Sendable {
     /// The accounts the development page lists.
     public func accounts() async throws(CoreError) -> [AccountInfo] {
         guard listsAccounts else { return [] }
-        do { return try await store.allAccounts(limit: 100).map(AccountInfo.init) } catch { throw CoreError(error) }
+        do { return try await store.allAccounts(limit: 100) } catch { throw CoreError(error) }
     }
 
     /// Where a token signed in with `apiToken` (the `ckAPIToken` of the page's URL, if any) may go.

@@ -70,10 +70,10 @@ public struct PushTokenService: Sendable {
     /// down (the poll was cancelled) is a retryable 503, the reconnect resumes from the cursor.
     func attempt<T>(_ body: () async throws(StoreError) -> T) async throws(CoreError) -> T {
         do {
-            return try await body()
+            return try await CoreError.translating(body)
         } catch {
             if Task.isCancelled { throw CoreError(.tryAgainLater, "the server is shutting down; poll again", retryAfter: 1) }
-            throw CoreError(error)
+            throw error
         }
     }
 

@@ -132,7 +132,7 @@ public struct RecordService: Sendable {
         zip(plans, zip(operations, names)).map { plan, item in
             guard case .write = plan, fault.recordType == nil || item.0.record.recordType == fault.recordType else { return plan }
             return .failure(RecordError(
-                recordName: item.1, serverErrorCode: fault.code, reason: "injected fault \(fault.faultID)", uuid: ErrorUUID.make(),
+                recordName: item.1, serverErrorCode: fault.code, reason: FiredFault.reason(fault.faultID), uuid: ErrorUUID.make(),
                 retryAfter: fault.code == .throttled || fault.code == .tryAgainLater ? 1 : nil
             ))
         }

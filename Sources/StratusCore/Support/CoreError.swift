@@ -80,6 +80,15 @@ public struct CoreError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// A store call at a request boundary, its failure in CloudKit's terms.
+    static func translating<T>(_ body: () async throws(StoreError) -> T) async throws(CoreError) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw CoreError(error)
+        }
+    }
+
     /// Translates a store failure that reached a request boundary.
     init(_ error: StoreError) {
         switch error.kind {

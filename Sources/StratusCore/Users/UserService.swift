@@ -54,7 +54,7 @@ public struct UserService: Sendable {
             let accounts = try await store.discoverableAccounts(limit: configuration.limits.resultsPerPage + 1)
             let others = accounts.filter { $0.userRecordName != caller }.prefix(configuration.limits.resultsPerPage)
             return UserIdentitiesResponse(users: others.map { account in
-                userIdentity(of: AccountInfo(account), lookupInfo: LookupInfo(userRecordName: account.userRecordName))
+                userIdentity(of: account, lookupInfo: LookupInfo(userRecordName: account.userRecordName))
             })
         } catch {
             throw CoreError(error)

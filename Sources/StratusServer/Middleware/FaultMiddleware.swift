@@ -40,17 +40,17 @@ struct FaultMiddleware: RouterMiddleware {
             "fault injected",
             metadata: ["faultID": .string(fault.faultID), "action": .string("\(fault.action)"), "requestID": .string(context.id)]
         )
-        switch fault.action {
-        case .error(let code, let retryAfter):
-            throw CoreError(code, "injected fault \(fault.faultID)", retryAfter: retryAfter, redirectURL: nil)
-        case .latency(let milliseconds):
-            try await Task.sleep(for: .milliseconds(milliseconds))
+        switch fault.verdict {
+        case .fail(let error):
+            throw error
+        case .delay(let duration):
+            try await Task.sleep(for: duration)
             return try await next(request, context)
-        case .itemError(let code):
+        case .failItems(let itemFault):
             var context = context
-            context.scope?.itemFault = ItemFault(faultID: fault.faultID, code: code, recordType: fault.recordType)
+            context.scope?.itemFault = itemFault
             return try await next(request, context)
-        case .dropResponseAfterCommit:
+        case .dropAnswer:
             // The handler runs to the end (a write commits); then the connection goes, unanswered.
             let response = try? await next(request, context)
             try? await context.channel.close()

@@ -8,6 +8,10 @@ import StratusModel
 /// A back end that reads ahead instead of on demand (PostgreSQL: every read is a round trip)
 /// throws ``BatchRowsMissing`` for a row it has not read yet; its driver reads what was missed
 /// and runs the engine again from the start (the engine only decides: it writes nothing itself).
+///
+/// So the engine never catches what these throw: a ``BatchRowsMissing`` must reach the driver,
+/// and any other failure the store. No code under `Engine/` has a `catch` or a `try?`
+/// (`EngineCatchesNothingTests` reads the sources to hold it to that).
 package protocol BatchRows {
     /// The record's row, tombstones included.
     func record(_ name: String) throws -> BatchRecordRow?

@@ -1,9 +1,8 @@
 import StratusModel
 
 /// The rows a zone batch writes, as the engine decided them: each table's final state for what
-/// the batch touched, which a back end writes in its own SQL (in the order
-/// ``BatchWrites`` documents) after the engine returns. Nothing is written for a batch that does
-/// not commit.
+/// the batch touched, which a back end writes in its own SQL, table by table in
+/// ``writeOrder``, after the engine returns. Nothing is written for a batch that does not commit.
 package struct BatchWrites: Sendable {
     /// Every record row the batch changed, as it leaves it, with its fields' JSON.
     package internal(set) var records: [String: WrittenRecord] = [:]
@@ -57,4 +56,20 @@ package struct BatchWrites: Sendable {
         package var shareName: String
         package var recordName: String
     }
+}
+
+extension BatchWrites {
+    /// One kind of row a batch writes.
+    package enum Table: Sendable, CaseIterable {
+        case records, references, assetLinks, claims, shares, participants, sharedZoneFeed, shareCoverage, schemaFields, quota
+    }
+
+    /// The order every back end writes a batch's tables in: records first (what hangs off them
+    /// names them), then their references, asset links and claimed receipts; shares — deleted
+    /// ones first, so a short GUID can pass from an old share to a new one — before their
+    /// participants; then the shared-database feed, share coverage, the schema's new fields and
+    /// the quota.
+    package static let writeOrder: [Table] = [
+        .records, .references, .assetLinks, .claims, .shares, .participants, .sharedZoneFeed, .shareCoverage, .schemaFields, .quota,
+    ]
 }

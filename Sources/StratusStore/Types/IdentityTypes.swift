@@ -1,22 +1,7 @@
 import StratusModel
 
 /// A simulated iCloud account.
-public struct StoredAccount: Sendable, Hashable {
-    public var userRecordName: String
-    public var email: String
-    public var givenName: String?
-    public var familyName: String?
-    /// Whether others may find the account through users/discover and users/lookup/*.
-    public var discoverable: Bool
-
-    public init(userRecordName: String, email: String, givenName: String?, familyName: String?, discoverable: Bool = true) {
-        self.userRecordName = userRecordName
-        self.email = email
-        self.givenName = givenName
-        self.familyName = familyName
-        self.discoverable = discoverable
-    }
-}
+public typealias StoredAccount = AccountInfo
 
 /// What an API token grants: one container environment, and where its web auth tokens may go.
 public struct StoredAPIToken: Sendable, Hashable {
