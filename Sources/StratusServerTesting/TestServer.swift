@@ -13,7 +13,7 @@ import StratusStorePostgres
 import StratusStoreTesting
 import Testing
 
-/// A real Stratus server on a real socket (port 0) over a real SQLite file in a temp directory
+/// A Stratus server — its router, or with `live` a real socket (port 0) — over a real SQLite file in a temp directory
 /// (or a PostgreSQL database of its own under `STRATUS_TEST_STORE=postgres`: ``TestStore``),
 /// seeded like `stratus serve --dev`.
 package struct TestServer {
@@ -35,6 +35,9 @@ package struct TestServer {
 
     /// Runs `body` against a fresh server. Pass `directory` to reuse a data directory (restart tests);
     /// `requireIndexes` runs it as `stratus serve --require-indexes`, `containers` as `--container`.
+    /// Requests go through the router, with the application's services running (Hummingbird's
+    /// `.router` testing); `live` serves them on a real socket instead, for a test the socket
+    /// matters to (timeouts, dropped connections, held long-polls, a raw client).
     package static func run<T: Sendable>(
         directory: URL? = nil,
         limits: ServiceLimits = .strict,
@@ -47,6 +50,7 @@ package struct TestServer {
         requireIndexes: Bool = false,
         now: (@Sendable () -> Int64)? = nil,
         logger given: Logger? = nil,
+        live: Bool = false,
         _ body: @Sendable (TestServer) async throws -> T
     ) async throws -> T {
         let dir = directory ?? FileManager.default.temporaryDirectory.appendingPathComponent("stratus-test-\(UUID().uuidString)")
@@ -71,7 +75,7 @@ package struct TestServer {
             mount: { console.register(on: $0) }
         )
         do {
-            let result = try await app.test(.live) { client in
+            let result = try await app.test(live ? .live : .router) { client in
                 try await body(TestServer(client: client, credentials: credentials, blobDirectory: blobDirectory, identity: services.identity))
             }
             await closeStore(directory == nil)

@@ -175,7 +175,7 @@ struct ConsoleEdgeTests {
     @Test("a development server offers its own machine a one-click sign-in, never a proxied or cross-site request")
     func localSignIn() async throws {
         let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
-        try await TestServer.run(consoleLocalSignIn: true) { server in
+        try await TestServer.run(consoleLocalSignIn: true, live: true) { server in
             let page = try await server.client.execute(uri: "/console", method: .get, headers: [:], body: nil)
             #expect(page.text.contains("Sign in on this machine"))
             let signedIn = try await server.client.execute(uri: "/console/sign-in", method: .post, headers: form, body: ByteBuffer(string: "local=1"))
@@ -196,7 +196,7 @@ struct ConsoleEdgeTests {
             let throughTunnel = try await tunnel.receive(waiting: 5)
             #expect(throughTunnel.hasPrefix("HTTP/1.1 401"), "a public host name passed on by a proxy without forwarding headers: \(throughTunnel.prefix(40))")
         }
-        try await TestServer.run { server in
+        try await TestServer.run(live: true) { server in
             let page = try await server.client.execute(uri: "/console", method: .get, headers: [:], body: nil)
             #expect(!page.text.contains("Sign in on this machine"), "not offered unless the server offers it")
             let refused = try await server.client.execute(uri: "/console/sign-in", method: .post, headers: form, body: ByteBuffer(string: "local=1"))

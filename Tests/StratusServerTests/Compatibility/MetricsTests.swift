@@ -9,7 +9,7 @@ import Testing
 /// durations, and the gauge of held push connections.
 @Suite struct MetricsTests {
     @Test func metricsCountRequestsByRouteAndStatus() async throws {
-        try await TestServer.run { server in
+        try await TestServer.run(live: true) { server in
             _ = try await server.lookup(["nothing"], zone: "_defaultZone")
             _ = try await server.modify([Records.create("written")], zone: "_defaultZone")
             _ = try await server.post("records/modify", ["operations": "not a list"])

@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func commitThenDropClosesTheConnectionAfterTheWriteIsDurable() async throws {
-        try await TestServer.run { server in
+        try await TestServer.run(live: true) { server in
             try await server.createZone("Trips")
             _ = try await server.addFault(FaultMatch(endpoint: "records/modify"), .dropResponseAfterCommit, count: 1)
             let answer = try await server.onFreshConnection("records/modify", Self.create("dropped", zone: "Trips"))
@@ -143,7 +143,7 @@ import Testing
 
     @Test func buggifyInjectsTheSameTransientFaultsForTheSameSeed() async throws {
         func run() async throws -> String {
-            try await TestServer.run(buggify: BuggifySetting(rate: 0.5, seed: 11)) { server in
+            try await TestServer.run(buggify: BuggifySetting(rate: 0.5, seed: 11), live: true) { server in
                 var marks = ""
                 for _ in 0..<16 {
                     // A connection each: a lost answer closes its connection.

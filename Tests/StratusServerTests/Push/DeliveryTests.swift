@@ -68,7 +68,7 @@ import Testing
     /// A held poll waits in its answer's body, on the connection's own task: a change by its own
     /// device wakes it without answering, and it answers the sibling's change that follows.
     @Test func aHeldPollSleepsThroughItsOwnDevicesChangeAndAnswersTheNext() async throws {
-        try await TestServer.run { server in
+        try await TestServer.run(live: true) { server in
             try await server.createZone("Trips")
             _ = try await server.subscribe([Subscription(subscriptionID: "db", kind: .database)])
             var ipad = try await server.listener("alice", device: "ipad")

@@ -6,7 +6,7 @@ import Testing
 /// The feed as server-sent events: one open connection, one event per notification, resumable.
 @Suite struct EventStreamTests {
     @Test func notificationsArriveAsEventsAndResumeFromLastEventID() async throws {
-        try await TestServer.run { server in
+        try await TestServer.run(live: true) { server in
             try await server.createZone("Trips")
             _ = try await server.subscribe([Subscription(subscriptionID: "db", kind: .database)])
             let ipad = try await server.listener("alice", device: "ipad")

@@ -12,7 +12,7 @@ struct ConnectionTimeoutTests {
 
     @Test("connections stalled mid-body are closed after the idle timeout")
     func stalledBodies() async throws {
-        try await TestServer.run(http: ConnectionTimeoutTests.options) { server in
+        try await TestServer.run(http: ConnectionTimeoutTests.options, live: true) { server in
             let port = try #require(server.client.port)
             let clock = ContinuousClock()
             let start = clock.now
@@ -31,7 +31,7 @@ struct ConnectionTimeoutTests {
 
     @Test("a body that trickles in past the deadline is refused with BAD_REQUEST")
     func tricklingBody() async throws {
-        try await TestServer.run(http: ConnectionTimeoutTests.options) { server in
+        try await TestServer.run(http: ConnectionTimeoutTests.options, live: true) { server in
             let port = try #require(server.client.port)
             let connection = try RawConnection(port: port)
             try connection.send(ConnectionTimeoutTests.head)
