@@ -29,7 +29,7 @@ extension CKError.Code {
 
     /// Whether retrying the same request later may succeed — what CKSyncEngine retries itself:
     /// the network, an unavailable service, rate limits, a busy zone. The house's one list
-    /// (StratusKit's `CloudError` asks it too).
+    /// (`SyncRetry`, the house's one retry, asks it).
     package var isTransient: Bool {
         switch self {
         case .networkFailure, .networkUnavailable, .serviceUnavailable, .requestRateLimited, .zoneBusy, .serverResponseLost: true
