@@ -56,9 +56,7 @@ final class FuzzWorld {
 
     /// An account's container as an app of that account makes it: how the checker reads the server.
     func container(of account: SimulatedDevice.Account) throws -> CKContainer {
-        guard let url = URL(string: server.url) else { throw CKError(.badContainer, "not a URL: \(server.url)") }
-        let connection = StratusConnection(serverURL: url, apiToken: account.apiToken, webAuthToken: account.webAuthToken)
-        return CKContainer(identifier: FuzzServer.container, connection: connection)
+        try account.container(FuzzServer.container, serverURL: server.url)
     }
 
     private func makeDevice(_ index: Int, path: String) async throws -> SimulatedDevice {

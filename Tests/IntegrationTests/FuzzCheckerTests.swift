@@ -54,11 +54,7 @@ struct FuzzCheckerTests {
                     if !saved.isEmpty, await device.account != nil { found = (device, saved) }
                 }
                 let (device, saved) = try #require(found)
-                let account = try #require(await device.account)
-                let url = try #require(URL(string: server.url))
-                let container = CKContainer(
-                    identifier: FuzzServer.container, connection: StratusConnection(serverURL: url, apiToken: account.apiToken, webAuthToken: account.webAuthToken)
-                )
+                let container = try #require(await device.account).container(FuzzServer.container, serverURL: server.url)
                 // Each in its own zone (a name may live in two).
                 for (zone, records) in Dictionary(grouping: saved, by: \.key.zoneID) {
                     _ = try await container.privateCloudDatabase.modifyRecords(

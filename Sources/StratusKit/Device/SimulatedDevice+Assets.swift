@@ -57,8 +57,7 @@ extension SimulatedDevice {
     func keepDownloadedAssets(of records: [CKRecord]) throws {
         for record in records {
             for key in record.allKeys() {
-                let assets = (record[key] as? CKAsset).map { [$0] } ?? (record[key] as? [CKAsset]) ?? []
-                for asset in assets {
+                for asset in Self.assets(in: record[key]) {
                     guard let file = asset.fileURL, let checksum = asset.fileChecksum, !store.assets.contains(checksum) else { continue }
                     try store.assets.store(try Data(contentsOf: file), as: checksum)
                 }
@@ -69,8 +68,12 @@ extension SimulatedDevice {
     /// Whether the mirror holds the bytes of every asset of `record`.
     func holdsAssets(of record: CKRecord) -> Bool {
         record.allKeys().allSatisfy { key in
-            let assets = (record[key] as? CKAsset).map { [$0] } ?? (record[key] as? [CKAsset]) ?? []
-            return assets.allSatisfy { asset in asset.fileChecksum.map(store.assets.contains) ?? true }
+            Self.assets(in: record[key]).allSatisfy { asset in asset.fileChecksum.map(store.assets.contains) ?? true }
         }
+    }
+
+    /// The assets a field value holds: one, a list, or none.
+    private static func assets(in value: (any CKRecordValue)?) -> [CKAsset] {
+        (value as? CKAsset).map { [$0] } ?? (value as? [CKAsset]) ?? []
     }
 }

@@ -12,19 +12,23 @@ extension SimulatedDevice {
     func run<Operation: CKDatabaseOperation>(
         _ operation: Operation, in database: CKDatabase, _ configure: (Operation, OperationOutcome) -> Void
     ) async throws {
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-            configure(operation, OperationOutcome(done))
-            database.add(operation)
-        }
+        try await run(operation, configure) { database.add($0) }
     }
 
     /// Runs a container operation (accepting shares, say) in `container`.
     func run<Operation: CKOperation>(
         _ operation: Operation, in container: CKContainer, _ configure: (Operation, OperationOutcome) -> Void
     ) async throws {
+        try await run(operation, configure) { container.add($0) }
+    }
+
+    /// Sets the blocks, adds the operation where `add` says, and waits for its result block.
+    private func run<Operation: CKOperation>(
+        _ operation: Operation, _ configure: (Operation, OperationOutcome) -> Void, add: (Operation) -> Void
+    ) async throws {
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
             configure(operation, OperationOutcome(done))
-            container.add(operation)
+            add(operation)
         }
     }
 

@@ -22,6 +22,16 @@ public actor SimulatedDevice {
             self.apiToken = apiToken
             self.webAuthToken = webAuthToken
         }
+
+        /// The container `identifier` on the server at `serverURL` as this account, its requests
+        /// naming `deviceID` (a device's own, so its pushes skip it): the one way a device, the
+        /// fuzzer's checker and the tests reach the server as an account.
+        public func container(_ identifier: String, serverURL: String, deviceID: String? = nil) throws -> CKContainer {
+            guard let url = URL(string: serverURL) else { throw CKError(.badContainer, "not a server URL: \(serverURL)") }
+            var connection = StratusConnection(serverURL: url, apiToken: apiToken, webAuthToken: webAuthToken)
+            connection.deviceID = deviceID
+            return CKContainer(identifier: identifier, connection: connection)
+        }
     }
 
     /// One thing the device's engines reported, kept for tests and logs.
@@ -113,12 +123,7 @@ public actor SimulatedDevice {
 
     /// Signs an account in. A store holding another account's data is purged first.
     public func signIn(_ account: Account) async throws {
-        guard let url = URL(string: serverURL) else {
-            throw CKError(.badContainer, "not a server URL: \(serverURL)")
-        }
-        var connection = StratusConnection(serverURL: url, apiToken: account.apiToken, webAuthToken: account.webAuthToken)
-        connection.deviceID = name
-        let container = CKContainer(identifier: containerIdentifier, connection: connection)
+        let container = try account.container(containerIdentifier, serverURL: serverURL, deviceID: name)
         // Asked again after transient failures, as the OS does.
         let user = try await SyncRetry.run(attempts: 5, clock: clock) { try await container.userRecordID().recordName }
         if let previous = try store.account(), previous != user { try store.purgeAll() }

@@ -74,8 +74,7 @@ struct Journal {
     }
 
     func container(of account: SimulatedDevice.Account) throws -> CKContainer {
-        let url = try #require(URL(string: serverURL))
-        return CKContainer(identifier: Journal.container, connection: StratusConnection(serverURL: url, apiToken: account.apiToken, webAuthToken: account.webAuthToken))
+        try account.container(Journal.container, serverURL: serverURL)
     }
 
     /// A destination's fields, as the seeds' travel journal has them.
