@@ -75,7 +75,7 @@ extension PostgresStore {
     /// again until it has all it needs (a read per kind of row per round; most batches take one).
     private static func decide(
         _ batch: PreparedBatch, zone: StoredZone, sequence: Int64, caches: PostgresGroupCaches, in tx: PostgresTransaction
-    ) async throws -> (ZoneBatchEngine<PostgresBatchRows>.Decision, PostgresBatchRows) {
+    ) async throws -> (ZoneBatchDecision, PostgresBatchRows) {
         let database = batch.batch.zone.database
         let rows = PostgresBatchRows(zoneID: zone.id, fieldTypes: caches.fieldTypes, quota: caches.quotas[database])
         try await rows.preload(batch.batch, in: tx)

@@ -6,7 +6,7 @@ import StratusStore
 extension SQLiteStore {
     /// Writes a group of zone batches in one transaction, each inside its own savepoint so an
     /// atomic batch that fails (or names a missing zone) rolls back alone. Runs on the writer.
-    static func write(group batches: [PreparedBatch], in db: Database) -> [Result<ZoneBatchResult, StoreError>] {
+    static func write(group batches: [PreparedBatch], in db: Database, reading: BatchReading) -> [Result<ZoneBatchResult, StoreError>] {
         var results: [Result<ZoneBatchResult, StoreError>] = []
         results.reserveCapacity(batches.count)
         do {
@@ -20,7 +20,10 @@ extension SQLiteStore {
                             guard let zone = try group.zone(key) ?? fetchZone(key, in: db) else { throw StoreError(.zoneNotFound) }
                             group.remember(zone, as: key)
                             let rows = SQLiteBatchRows(db: db, zoneID: zone.id)
-                            let decision = try ZoneBatchEngine.decide(batch, zone: zone, sequence: group.sequence, rows: rows, ids: .random)
+                            let decision = switch reading {
+                            case .onDemand: try ZoneBatchEngine.decide(batch, zone: zone, sequence: group.sequence, rows: rows, ids: .random)
+                            case .readAhead: try ReadAheadBatchRows.decide(batch, zone: zone, sequence: group.sequence, over: rows, ids: .random).decision
+                            }
                             result = .success(decision.result)
                             guard decision.commit else { return .rollback }
                             try SQLiteBatchWrites(db: db, zoneID: zone.id).write(decision.writes, of: key.database)

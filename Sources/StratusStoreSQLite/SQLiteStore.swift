@@ -27,20 +27,25 @@ public final class SQLiteStore: RecordStore, IdentityStore {
             // mode is durable against process crashes, which is what a client is promised.
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
             self.writer = pool
-            self.groupCommit = GroupCommit(writer: pool, write: SQLiteStore.write(group:in:))
+            self.groupCommit = GroupCommit(writer: pool) { batches, db in SQLiteStore.write(group: batches, in: db, reading: .onDemand) }
         } catch {
             throw StoreError(.failure, "cannot open \(path): \(error)")
         }
     }
 
     /// An in-memory store (tests).
-    public init() throws(StoreError) {
+    public convenience init() throws(StoreError) {
+        try self.init(batchReading: .onDemand)
+    }
+
+    /// An in-memory store whose zone batches are decided with rows read as `batchReading` says.
+    package init(batchReading: BatchReading) throws(StoreError) {
         do {
             var configuration = Configuration()
             configuration.prepareDatabase { db in db.add(function: SQLiteStore.distanceFunction) }
             let queue = try DatabaseQueue(configuration: configuration)
             self.writer = queue
-            self.groupCommit = GroupCommit(writer: queue, write: SQLiteStore.write(group:in:))
+            self.groupCommit = GroupCommit(writer: queue) { batches, db in SQLiteStore.write(group: batches, in: db, reading: batchReading) }
         } catch {
             throw StoreError(.failure, "cannot open in-memory database: \(error)")
         }
@@ -52,6 +57,15 @@ public final class SQLiteStore: RecordStore, IdentityStore {
         } catch {
             throw SQLiteStore.translate(error)
         }
+    }
+
+    /// How the batch engine reads a zone's rows during a group commit.
+    package enum BatchReading: Sendable {
+        /// Each read a statement on the writer's connection, made when the engine asks: the store's way.
+        case onDemand
+        /// Through ``ReadAheadBatchRows``: each read refused once and made before the engine runs
+        /// again, the way the PostgreSQL store reads (tests run the rules this way, PostgreSQL or not).
+        case readAhead
     }
 
     // MARK: - Access helpers

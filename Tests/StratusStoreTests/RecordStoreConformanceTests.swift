@@ -6,16 +6,20 @@ import StratusStorePostgres
 import StratusStoreTesting
 import Testing
 
-/// One suite run against every store: in-memory SQLite, an SQLite file (WAL pool) and, where
-/// `STRATUS_TEST_POSTGRES` names a server (`.ci/run` starts one), PostgreSQL on a database of
-/// its own per test.
+/// One suite run against every store: in-memory SQLite, an SQLite file (WAL pool), in-memory
+/// SQLite read ahead (the batch engine run again after every row it was refused, as on
+/// PostgreSQL: ``ReadAheadBatchRows``) and, where `STRATUS_TEST_POSTGRES` names a server
+/// (`.ci/run` starts one), PostgreSQL on a database of its own per test.
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
-    case sqliteMemory, sqliteFile, postgres
+    case sqliteMemory, sqliteFile, sqliteReadAhead, postgres
 
     static let postgresURL = ProcessInfo.processInfo.environment["STRATUS_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
 
     /// The stores this run can reach: PostgreSQL only with a server to test against.
-    static var allCases: [StoreKind] { postgresURL == nil ? [.sqliteMemory, .sqliteFile] : [.sqliteMemory, .sqliteFile, .postgres] }
+    static var allCases: [StoreKind] {
+        let local: [StoreKind] = [.sqliteMemory, .sqliteFile, .sqliteReadAhead]
+        return postgresURL == nil ? local : local + [.postgres]
+    }
 
     var testDescription: String { rawValue }
 
@@ -24,6 +28,10 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         switch self {
         case .sqliteMemory:
             let store = try SQLiteStore()
+            try await store.migrate()
+            try await body(store)
+        case .sqliteReadAhead:
+            let store = try SQLiteStore(batchReading: .readAhead)
             try await store.migrate()
             try await body(store)
         case .sqliteFile:

@@ -1,6 +1,16 @@
 import Foundation
 import StratusModel
 
+/// What the zone batch engine decided for a batch: the answer, and the rows to write.
+package struct ZoneBatchDecision {
+    package var result: ZoneBatchResult
+    /// Whether to write ``writes`` (an atomic batch with a failed write writes nothing).
+    package var commit: Bool
+    package var writes: BatchWrites
+    /// The change sequence after the batch.
+    package var sequence: Int64
+}
+
 /// CloudKit's rules for one zone batch, written once for every back end: preconditions and
 /// change tags, creates, merges and replaces, tombstones, schema types, parent and reference
 /// integrity, `DELETE_SELF` cascades, shares and their participants, hierarchy coverage, quotas,
@@ -21,24 +31,14 @@ package struct ZoneBatchEngine<Rows: BatchRows> {
     var moves: [ParentMove] = []
     var changes: [RecordChange] = []
 
-    /// What the engine decided for a batch.
-    package struct Decision {
-        package var result: ZoneBatchResult
-        /// Whether to write ``writes`` (an atomic batch with a failed write writes nothing).
-        package var commit: Bool
-        package var writes: BatchWrites
-        /// The change sequence after the batch.
-        package var sequence: Int64
-    }
-
     /// Decides `prepared` against `zone` (live), whose changes take sequence values above
     /// `sequence`, with new identifiers from `ids`.
-    package static func decide(_ prepared: PreparedBatch, zone: StoredZone, sequence: Int64, rows: Rows, ids: BatchIDs) throws -> Decision {
+    package static func decide(_ prepared: PreparedBatch, zone: StoredZone, sequence: Int64, rows: Rows, ids: BatchIDs) throws -> ZoneBatchDecision {
         var engine = ZoneBatchEngine(rows: rows, batch: prepared.batch, fieldsJSON: prepared.fieldsJSON, zone: zone, ids: ids, seq: sequence)
         return try engine.run()
     }
 
-    private mutating func run() throws -> Decision {
+    private mutating func run() throws -> ZoneBatchDecision {
         var zone = self.zone
         let schemaFailures = batch.schema.isEmpty ? [:] : try checkSchema()
         let integrityFailures = try integrityFailures()
@@ -80,12 +80,12 @@ package struct ZoneBatchEngine<Rows: BatchRows> {
                 return .failed(.atomicAborted)
             }
             let result = ZoneBatchResult(outcomes: aborted, zone: zone, previousSeq: startSeq)
-            return Decision(result: result, commit: false, writes: BatchWrites(), sequence: startSeq)
+            return ZoneBatchDecision(result: result, commit: false, writes: BatchWrites(), sequence: startSeq)
         }
         if let quota { writes.quotaUsed = max(quota.used, 0) }
         if seq != startSeq { zone.lastSeq = seq }
         let result = ZoneBatchResult(outcomes: outcomes, zone: zone, previousSeq: startSeq, changes: changes)
-        return Decision(result: result, commit: true, writes: writes, sequence: seq)
+        return ZoneBatchDecision(result: result, commit: true, writes: writes, sequence: seq)
     }
 
     // MARK: - Writes
