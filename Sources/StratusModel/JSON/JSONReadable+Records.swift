@@ -6,12 +6,6 @@ import Foundation
 // by throwing `JSONReader.Unsupported`. `JSONReaderTests` checks both agree.
 
 extension JSONReader {
-    /// Notes that the key of `bit` was read; a key given twice is `JSONDecoder`'s to decide.
-    fileprivate static func once(_ bit: UInt32, _ seen: inout UInt32) throws {
-        guard seen & bit == 0 else { throw Unsupported() }
-        seen |= bit
-    }
-
     /// A value that may be `null` (or, as a missing key, never read): `nil` then.
     fileprivate mutating func optional<Value>(_ read: (inout JSONReader) throws -> Value) throws -> Value? {
         try null() ? nil : read(&self)
@@ -23,29 +17,20 @@ extension JSONReader {
 }
 
 extension ModifyRecordsRequest: JSONReadable {
+    private enum Key: String, CaseIterable, Sendable { case operations, zoneID, atomic, desiredKeys, numbersAsStrings }
+    private static let keys = JSONKeys<Key>()
+
     public static func read(from json: inout JSONReader) throws -> ModifyRecordsRequest {
         var operations: [RecordOperation]?
         var request = ModifyRecordsRequest(operations: [])
-        var seen: UInt32 = 0
-        try json.object { json, key in
+        try json.object(keys) { json, key in
             switch key {
-            case "operations":
-                try JSONReader.once(1, &seen)
-                operations = try json.array { try RecordOperation.read(from: &$0) }
-            case "zoneID":
-                try JSONReader.once(2, &seen)
-                request.zoneID = try json.optional { try ZoneID.read(from: &$0) }
-            case "atomic":
-                try JSONReader.once(4, &seen)
-                request.atomic = try json.optional { try $0.bool() }
-            case "desiredKeys":
-                try JSONReader.once(8, &seen)
-                request.desiredKeys = try json.optional { try $0.strings() }
-            case "numbersAsStrings":
-                try JSONReader.once(16, &seen)
-                request.numbersAsStrings = try json.optional { try $0.bool() }
-            default:
-                try json.skipValue()
+            case .operations: operations = try json.array { try RecordOperation.read(from: &$0) }
+            case .zoneID: request.zoneID = try json.optional { try ZoneID.read(from: &$0) }
+            case .atomic: request.atomic = try json.optional { try $0.bool() }
+            case .desiredKeys: request.desiredKeys = try json.optional { try $0.strings() }
+            case .numbersAsStrings: request.numbersAsStrings = try json.optional { try $0.bool() }
+            case nil: try json.skipValue()
             }
         }
         guard let operations else { throw JSONReader.Unsupported() }
@@ -55,24 +40,19 @@ extension ModifyRecordsRequest: JSONReadable {
 }
 
 extension RecordOperation: JSONReadable {
+    private enum Key: String, CaseIterable, Sendable { case operationType, record, desiredKeys }
+    private static let keys = JSONKeys<Key>()
+
     public static func read(from json: inout JSONReader) throws -> RecordOperation {
         var operationType: RecordOperationType?
         var record: Record?
         var desiredKeys: [String]?
-        var seen: UInt32 = 0
-        try json.object { json, key in
+        try json.object(keys) { json, key in
             switch key {
-            case "operationType":
-                try JSONReader.once(1, &seen)
-                operationType = RecordOperationType(rawValue: try json.string())
-            case "record":
-                try JSONReader.once(2, &seen)
-                record = try Record.read(from: &json)
-            case "desiredKeys":
-                try JSONReader.once(4, &seen)
-                desiredKeys = try json.optional { try $0.strings() }
-            default:
-                try json.skipValue()
+            case .operationType: operationType = RecordOperationType(rawValue: try json.string())
+            case .record: record = try Record.read(from: &json)
+            case .desiredKeys: desiredKeys = try json.optional { try $0.strings() }
+            case nil: try json.skipValue()
             }
         }
         guard let operationType, let record else { throw JSONReader.Unsupported() }
@@ -81,26 +61,31 @@ extension RecordOperation: JSONReadable {
 }
 
 extension Record: JSONReadable {
+    private enum Key: String, CaseIterable, Sendable {
+        case recordName, recordType, recordChangeTag, fields, deleted, parent, share, shortGUID, createShortGUID, zoneID, url
+        /// Keys `JSONDecoder` reads (of shares, and server-set stamps): never on the fast path.
+        case pluginFields, created, modified, forRecord, publicPermission, participants, owner, currentUserParticipant
+    }
+    private static let keys = JSONKeys<Key>()
+
     public static func read(from json: inout JSONReader) throws -> Record {
         var record = Record()
-        var seen: UInt32 = 0
-        try json.object { json, key in
+        try json.object(keys) { json, key in
             switch key {
-            case "recordName": try JSONReader.once(1, &seen); record.recordName = try json.optional { try $0.string() }
-            case "recordType": try JSONReader.once(2, &seen); record.recordType = try json.optional { try $0.string() }
-            case "recordChangeTag": try JSONReader.once(4, &seen); record.recordChangeTag = try json.optional { try $0.string() }
-            case "fields": try JSONReader.once(8, &seen); record.fields = try json.optional { try [String: Field].read(from: &$0) }
-            case "deleted": try JSONReader.once(16, &seen); record.deleted = try json.optional { try $0.bool() }
-            case "parent": try JSONReader.once(32, &seen); record.parent = try json.optional { try RecordPointer.read(from: &$0) }
-            case "share": try JSONReader.once(64, &seen); record.share = try json.optional { try RecordPointer.read(from: &$0) }
-            case "shortGUID": try JSONReader.once(128, &seen); record.shortGUID = try json.optional { try $0.string() }
-            case "createShortGUID": try JSONReader.once(256, &seen); record.createShortGUID = try json.optional { try $0.bool() }
-            case "zoneID": try JSONReader.once(512, &seen); record.zoneID = try json.optional { try ZoneID.read(from: &$0) }
-            case "url": try JSONReader.once(1024, &seen); record.url = try json.optional { try $0.string() }
-            case "pluginFields", "created", "modified", "forRecord", "publicPermission", "participants", "owner", "currentUserParticipant":
+            case .recordName: record.recordName = try json.optional { try $0.string() }
+            case .recordType: record.recordType = try json.optional { try $0.string() }
+            case .recordChangeTag: record.recordChangeTag = try json.optional { try $0.string() }
+            case .fields: record.fields = try json.optional { try [String: Field].read(from: &$0) }
+            case .deleted: record.deleted = try json.optional { try $0.bool() }
+            case .parent: record.parent = try json.optional { try RecordPointer.read(from: &$0) }
+            case .share: record.share = try json.optional { try RecordPointer.read(from: &$0) }
+            case .shortGUID: record.shortGUID = try json.optional { try $0.string() }
+            case .createShortGUID: record.createShortGUID = try json.optional { try $0.bool() }
+            case .zoneID: record.zoneID = try json.optional { try ZoneID.read(from: &$0) }
+            case .url: record.url = try json.optional { try $0.string() }
+            case .pluginFields, .created, .modified, .forRecord, .publicPermission, .participants, .owner, .currentUserParticipant:
                 throw JSONReader.Unsupported()
-            default:
-                try json.skipValue()
+            case nil: try json.skipValue()
             }
         }
         return record
@@ -120,33 +105,32 @@ extension Dictionary: JSONReadable where Key == String, Value == Field {
 }
 
 extension Field: JSONReadable {
+    private enum Key: String, CaseIterable, Sendable { case type, value, exactDates }
+    private static let keys = JSONKeys<Key>()
+
     /// Typed values of the common types, and untyped strings; the rest (inference, numbers as
     /// strings, booleans, assets, locations) is `JSONDecoder`'s.
     public static func read(from json: inout JSONReader) throws -> Field {
         var typeTag: String?
         var field: Field?
         var exactDates: [Double]?
-        var seen: UInt32 = 0
         // A value after its type (as Stratus writes fields) is read at once; one before it is
         // skipped, its position kept, and read once the type is known.
         var pending: JSONReader?
-        try json.object { json, key in
+        try json.object(keys) { json, key in
             switch key {
-            case "type":
-                try JSONReader.once(1, &seen)
+            case .type:
                 typeTag = try json.string()
-            case "value":
-                try JSONReader.once(2, &seen)
+            case .value:
                 if let typeTag {
                     field = try typed(typeTag, from: &json)
                 } else {
                     pending = json
                     try json.skipValue()
                 }
-            case "exactDates":
-                try JSONReader.once(4, &seen)
+            case .exactDates:
                 exactDates = try json.optional { try $0.array { try $0.double() } }
-            default:
+            case nil:
                 try json.skipValue()
             }
         }
@@ -203,22 +187,23 @@ extension FieldValue {
 }
 
 extension Reference: JSONReadable {
+    private enum Key: String, CaseIterable, Sendable { case recordName, zoneID, action }
+    private static let keys = JSONKeys<Key>()
+
     public static func read(from json: inout JSONReader) throws -> Reference {
         var recordName: String?
         var zoneID: ZoneID?
         var action: Action?
-        var seen: UInt32 = 0
-        try json.object { json, key in
+        try json.object(keys) { json, key in
             switch key {
-            case "recordName": try JSONReader.once(1, &seen); recordName = try json.string()
-            case "zoneID": try JSONReader.once(2, &seen); zoneID = try json.optional { try ZoneID.read(from: &$0) }
-            case "action":
-                try JSONReader.once(4, &seen)
+            case .recordName: recordName = try json.string()
+            case .zoneID: zoneID = try json.optional { try ZoneID.read(from: &$0) }
+            case .action:
                 action = try json.optional { json in
                     guard let action = Action(rawValue: try json.string()) else { throw JSONReader.Unsupported() }
                     return action
                 }
-            default: try json.skipValue()
+            case nil: try json.skipValue()
             }
         }
         guard let recordName else { throw JSONReader.Unsupported() }
@@ -227,16 +212,18 @@ extension Reference: JSONReadable {
 }
 
 extension RecordPointer: JSONReadable {
+    private enum Key: String, CaseIterable, Sendable { case recordName, recordChangeTag, zoneID }
+    private static let keys = JSONKeys<Key>()
+
     public static func read(from json: inout JSONReader) throws -> RecordPointer {
         var recordName: String?
         var pointer = RecordPointer(recordName: "")
-        var seen: UInt32 = 0
-        try json.object { json, key in
+        try json.object(keys) { json, key in
             switch key {
-            case "recordName": try JSONReader.once(1, &seen); recordName = try json.string()
-            case "recordChangeTag": try JSONReader.once(2, &seen); pointer.recordChangeTag = try json.optional { try $0.string() }
-            case "zoneID": try JSONReader.once(4, &seen); pointer.zoneID = try json.optional { try ZoneID.read(from: &$0) }
-            default: try json.skipValue()
+            case .recordName: recordName = try json.string()
+            case .recordChangeTag: pointer.recordChangeTag = try json.optional { try $0.string() }
+            case .zoneID: pointer.zoneID = try json.optional { try ZoneID.read(from: &$0) }
+            case nil: try json.skipValue()
             }
         }
         guard let recordName else { throw JSONReader.Unsupported() }
@@ -246,20 +233,21 @@ extension RecordPointer: JSONReadable {
 }
 
 extension ZoneID: JSONReadable {
+    private enum Key: String, CaseIterable, Sendable { case zoneName, ownerRecordName, ownerName, zoneType }
+    private static let keys = JSONKeys<Key>()
+
     public static func read(from json: inout JSONReader) throws -> ZoneID {
         var zoneName: String?
         var ownerRecordName: String?
         var ownerName: String?
-        var seen: UInt32 = 0
-        try json.object { json, key in
+        try json.object(keys) { json, key in
             switch key {
-            case "zoneName": try JSONReader.once(1, &seen); zoneName = try json.string()
-            case "ownerRecordName": try JSONReader.once(2, &seen); ownerRecordName = try json.optional { try $0.string() }
-            case "ownerName": try JSONReader.once(4, &seen); ownerName = try json.optional { try $0.string() }
-            case "zoneType":
-                try JSONReader.once(8, &seen)
+            case .zoneName: zoneName = try json.string()
+            case .ownerRecordName: ownerRecordName = try json.optional { try $0.string() }
+            case .ownerName: ownerName = try json.optional { try $0.string() }
+            case .zoneType:
                 if let type = try json.optional({ try $0.string() }), !ZoneID.zoneTypes.contains(type) { throw JSONReader.Unsupported() }
-            default: try json.skipValue()
+            case nil: try json.skipValue()
             }
         }
         guard let zoneName else { throw JSONReader.Unsupported() }
