@@ -12,7 +12,7 @@ import StratusStore
 /// under or out of a shared root since the token, the records that entered (whole subtrees) and
 /// tombstones for those that left.
 public struct ChangeService: Sendable {
-    let store: any RecordStore & ShareStore & IdentityStore
+    let store: any RecordStore & ShareStore & AccountStore
     let assets: AssetService
     let access: DatabaseAccess
     let configuration: CoreConfiguration

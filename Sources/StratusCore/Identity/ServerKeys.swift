@@ -13,7 +13,7 @@ public struct ServerKeys: Sendable {
     /// The caller a signed request acts as (CloudKit's developer role).
     public static let developer = "_developer"
 
-    let store: any IdentityStore
+    let store: any ContainerStore & CredentialStore
     let configuration: CoreConfiguration
     let seen: SeenSignatures
 

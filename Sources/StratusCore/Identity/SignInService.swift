@@ -5,7 +5,7 @@ import StratusStore
 /// signs in with one click; otherwise an email and the password an administrator set. Either way
 /// the answer is a web auth token for the container, valid for ``tokenLifetime``.
 public struct SignInService: Sendable {
-    let store: any IdentityStore
+    let store: any ContainerStore & AccountStore
     let identity: IdentityService
     let configuration: CoreConfiguration
 

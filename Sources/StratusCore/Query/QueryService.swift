@@ -9,7 +9,7 @@ import StratusStore
 /// In the shared database a query runs in the owner's zone over the records the caller's shares
 /// cover.
 public struct QueryService: Sendable {
-    let store: any RecordStore & ShareStore & IdentityStore
+    let store: any RecordStore & ShareStore & AccountStore
     let assets: AssetService
     let access: DatabaseAccess
     let schema: SchemaCache

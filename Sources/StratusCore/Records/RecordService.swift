@@ -6,7 +6,7 @@ import StratusStore
 /// records/modify and records/lookup: CloudKit's save and fetch rules over the record store,
 /// in the caller's own databases and, through their shared database, in zones shared with them.
 public struct RecordService: Sendable {
-    let store: any RecordStore & ShareStore & IdentityStore
+    let store: any RecordStore & ShareStore & AccountStore
     let access: DatabaseAccess
     let schema: SchemaCache
     let defaultZones: DefaultZones

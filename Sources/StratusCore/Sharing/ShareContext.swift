@@ -14,7 +14,7 @@ struct ShareContext: Sendable {
     /// Looks up, in one read, every account the participants of the share operations within
     /// the participant limit name; an operation over the limit is refused by planning unread.
     static func load(
-        for operations: [RecordOperation], store: any IdentityStore, limit: Int, zoneMayHoldShares: Bool
+        for operations: [RecordOperation], store: any AccountStore, limit: Int, zoneMayHoldShares: Bool
     ) async throws(StoreError) -> ShareContext {
         var context = ShareContext(participantLimit: limit, zoneMayHoldShares: zoneMayHoldShares)
         var names: Set<String> = []

@@ -11,14 +11,14 @@ struct ShareRenderer: Sendable {
 
     /// A renderer for the shares among `records`, or `nil` when there are none.
     static func load(
-        for records: [StoredRecord], in zone: ZoneKey, caller: String?, store: any ShareStore & IdentityStore, urlPrefix: String
+        for records: [StoredRecord], in zone: ZoneKey, caller: String?, store: any ShareStore & AccountStore, urlPrefix: String
     ) async throws(StoreError) -> ShareRenderer? {
         guard records.contains(where: { !$0.deleted && ShareNames.isShareType($0.type) }) else { return nil }
         return try await make(store.shares(in: zone), caller: caller, store: store, urlPrefix: urlPrefix)
     }
 
     static func make(
-        _ shares: [StoredShare], caller: String?, store: any IdentityStore, urlPrefix: String
+        _ shares: [StoredShare], caller: String?, store: any AccountStore, urlPrefix: String
     ) async throws(StoreError) -> ShareRenderer {
         var accounts: [String: StoredAccount] = [:]
         let users = Set(shares.flatMap { share in share.participants.compactMap(\.userRecordName) + [share.owner] })

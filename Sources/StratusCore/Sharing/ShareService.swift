@@ -8,7 +8,7 @@ import StratusStore
 /// invites (by user record name or email); a public one for any signed-in account, which joins
 /// as PUBLIC_USER with the share's public permission.
 public struct ShareService: Sendable {
-    let store: any RecordStore & ShareStore & IdentityStore
+    let store: any RecordStore & ShareStore & AccountStore
     let configuration: CoreConfiguration
     let push: PushDispatcher
     let assets: AssetService

@@ -10,7 +10,7 @@ import StratusStore
 /// back from users/discover as its `lookupInfo` alone and is left out of users/lookup/*. Another
 /// user's email is never revealed: an identity's `lookupInfo` is what the caller looked it up by.
 public struct UserService: Sendable {
-    let store: any IdentityStore
+    let store: any AccountStore
     let identity: IdentityService
     let configuration: CoreConfiguration
 
