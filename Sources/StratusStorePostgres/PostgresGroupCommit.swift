@@ -80,11 +80,10 @@ extension PostgresStore {
         let rows = PostgresBatchRows(zoneID: zone.id, fieldTypes: caches.fieldTypes, quota: caches.quotas[database])
         try await rows.preload(batch.batch, in: tx)
         while true {
-            do {
-                return (try ZoneBatchEngine.decide(batch, zone: zone, sequence: sequence, rows: rows, ids: .random), rows)
-            } catch is BatchRowsMissing {
-                guard try await rows.readMissing(in: tx) else { throw StoreError(.failure, "the batch engine asked for nothing it lacked") }
+            if let decision = try BatchRerun.attempt({ try ZoneBatchEngine.decide(batch, zone: zone, sequence: sequence, rows: rows, ids: .random) }) {
+                return (decision, rows)
             }
+            guard try await rows.readMissing(in: tx) else { throw BatchRerun.askedForNothing }
         }
     }
 

@@ -4,7 +4,8 @@ import StratusModel
 import StratusStore
 
 /// The zone batch engine's reads (``BatchRows``) on SQLite: each a cached statement on the
-/// writer's connection, inside the group commit's transaction, answered on demand.
+/// writer's connection, inside the group commit's transaction, answered on demand (or, in tests,
+/// behind ``ReadAheadBatchRows``).
 struct SQLiteBatchRows: BatchRows {
     let db: Database
     let zoneID: Int64

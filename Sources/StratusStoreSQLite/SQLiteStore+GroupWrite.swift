@@ -20,9 +20,14 @@ extension SQLiteStore {
                             guard let zone = try group.zone(key) ?? fetchZone(key, in: db) else { throw StoreError(.zoneNotFound) }
                             group.remember(zone, as: key)
                             let rows = SQLiteBatchRows(db: db, zoneID: zone.id)
-                            let decision = switch reading {
-                            case .onDemand: try ZoneBatchEngine.decide(batch, zone: zone, sequence: group.sequence, rows: rows, ids: .random)
-                            case .readAhead: try ReadAheadBatchRows.decide(batch, zone: zone, sequence: group.sequence, over: rows, ids: .random).decision
+                            let decision: ZoneBatchDecision
+                            switch reading {
+                            case .onDemand:
+                                decision = try ZoneBatchEngine.decide(batch, zone: zone, sequence: group.sequence, rows: rows, ids: .random)
+                            case .readAhead(let tally):
+                                let decided = try ReadAheadBatchRows.decide(batch, zone: zone, sequence: group.sequence, over: rows, ids: .random)
+                                tally.decided(inRuns: decided.runs)
+                                decision = decided.decision
                             }
                             result = .success(decision.result)
                             guard decision.commit else { return .rollback }

@@ -64,8 +64,9 @@ public final class SQLiteStore: RecordStore, IdentityStore {
         /// Each read a statement on the writer's connection, made when the engine asks: the store's way.
         case onDemand
         /// Through ``ReadAheadBatchRows``: each read refused once and made before the engine runs
-        /// again, the way the PostgreSQL store reads (tests run the rules this way, PostgreSQL or not).
-        case readAhead
+        /// again, the way the PostgreSQL store reads (tests run the rules this way, PostgreSQL or
+        /// not), counted in the tally.
+        case readAhead(ReadAheadTally)
     }
 
     // MARK: - Access helpers

@@ -153,7 +153,7 @@ struct JSONReaderTests {
     /// A key of each type's own that the reader neither reads nor refuses would be skipped as
     /// unknown: `[[]]` fits no property, so every one must make `JSONDecoder` throw and the reader
     /// step aside — including properties added after the reader was written.
-    @Test("every property of the request, its operations and records is read or refused, never skipped")
+    @Test("every property of the request, its operations, records, zone IDs, pointers, fields and references is read or refused, never skipped")
     func everyPropertyIsReadOrRefused() {
         /// `base` with `key` set to `value` (replacing the key if `base` has it).
         func object(_ base: KeyValuePairs<String, String>, _ key: String, _ value: String) -> String {

@@ -3,7 +3,7 @@ import StratusModel
 import StratusStore
 import Testing
 
-/// The push store's contract on every store kind (``StoreKind``).
+/// The push store's contract on every back end (``StoreKind/backEnds``).
 @Suite("push store: notification feeds")
 struct PushStoreTests {
     private func notification(_ recipient: String, device: String? = nil) -> NewNotification {
@@ -23,7 +23,7 @@ struct PushStoreTests {
         )
     }
 
-    @Test("a feed keeps its newest notifications; a reader behind them learns it was pruned", arguments: StoreKind.allCases)
+    @Test("a feed keeps its newest notifications; a reader behind them learns it was pruned", arguments: StoreKind.backEnds)
     func retentionByCount(kind: StoreKind) async throws {
         try await kind.withStore { store in
             let retention = NotificationRetention(perRecipient: 10, age: .max / 2)
@@ -41,7 +41,7 @@ struct PushStoreTests {
         }
     }
 
-    @Test("notifications older than the retention age go; younger ones stay", arguments: StoreKind.allCases)
+    @Test("notifications older than the retention age go; younger ones stay", arguments: StoreKind.backEnds)
     func retentionByAge(kind: StoreKind) async throws {
         try await kind.withStore { store in
             let retention = NotificationRetention(perRecipient: 1_000, age: 500)
@@ -53,7 +53,7 @@ struct PushStoreTests {
         }
     }
 
-    @Test("a token never reads what its own device caused; its sibling does", arguments: StoreKind.allCases)
+    @Test("a token never reads what its own device caused; its sibling does", arguments: StoreKind.backEnds)
     func originDeviceIsExcluded(kind: StoreKind) async throws {
         try await kind.withStore { store in
             _ = try await store.appendNotifications(
@@ -70,7 +70,7 @@ struct PushStoreTests {
         }
     }
 
-    @Test("subscriptions: create refuses a taken ID, update needs one, delete answers the old one; all per subscriber", arguments: StoreKind.allCases)
+    @Test("subscriptions: create refuses a taken ID, update needs one, delete answers the old one; all per subscriber", arguments: StoreKind.backEnds)
     func subscriptionChanges(kind: StoreKind) async throws {
         try await kind.withStore { store in
             let alice = SubscriberKey(container: "iCloud.test", environment: .development, scope: .private, user: "_alice")

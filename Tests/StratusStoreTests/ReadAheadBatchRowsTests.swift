@@ -1,5 +1,4 @@
 import StratusModel
-import Synchronization
 import StratusStore
 import Testing
 
@@ -11,19 +10,16 @@ import Testing
 
     static let zone = StoredZone(id: 1, name: "Z", atomic: true, createdSeq: 1, lastSeq: 4, deletedSeq: nil, compactedBelowSeq: 0)
 
-    /// Ids counted from 1, so two runs of one batch make the same ones.
-    static var countedIDs: BatchIDs {
-        let counter = Counter()
-        return BatchIDs(participantID: { "p\(counter.next())" }, shortGUID: { "0g\(counter.next())" })
-    }
+    /// The same ids every time: a run refused after taking one leaves the next run's the same.
+    static let fixedIDs = BatchIDs(participantID: { "p1" }, shortGUID: { "0g1" })
 
     /// alice's zone: a root with a child, and a record `doomed` that `follower` points at with `DELETE_SELF`.
-    static func zoneRows() -> FixedRows {
+    static func zoneRows() -> RecordingRows {
         let stamp = RecordStamp(timestamp: 500, userRecordName: F.alice)
         func record(_ name: String, parent: String? = nil, seq: Int64, fields: [String: Field] = [:]) -> StoredRecord {
             StoredRecord(name: name, type: "T", fields: fields, created: stamp, modified: stamp, parentName: parent, seq: seq)
         }
-        return FixedRows(records: [
+        return RecordingRows(records: [
             record("root", seq: 1), record("child", parent: "root", seq: 2), record("doomed", seq: 3),
             record("follower", seq: 4, fields: ["target": F.reference("doomed", .deleteSelf)]),
         ], references: ["doomed": ["follower"]])
@@ -38,8 +34,8 @@ import Testing
     ]))
 
     @Test func decidesWhatTheEngineDecidesOnDemand() throws {
-        let onDemand = try ZoneBatchEngine.decide(Self.batch, zone: Self.zone, sequence: 10, rows: Self.zoneRows(), ids: Self.countedIDs)
-        let (readAhead, _) = try ReadAheadBatchRows.decide(Self.batch, zone: Self.zone, sequence: 10, over: Self.zoneRows(), ids: Self.countedIDs)
+        let onDemand = try ZoneBatchEngine.decide(Self.batch, zone: Self.zone, sequence: 10, rows: Self.zoneRows(), ids: Self.fixedIDs)
+        let (readAhead, _) = try ReadAheadBatchRows.decide(Self.batch, zone: Self.zone, sequence: 10, over: Self.zoneRows(), ids: Self.fixedIDs)
         #expect(readAhead.result == onDemand.result)
         #expect(readAhead.commit && onDemand.commit)
         #expect(readAhead.sequence == onDemand.sequence)
@@ -54,9 +50,9 @@ import Testing
 
     @Test func runsOnceMorePerRowItReads() throws {
         let counted = Self.zoneRows()
-        _ = try ZoneBatchEngine.decide(Self.batch, zone: Self.zone, sequence: 10, rows: counted, ids: Self.countedIDs)
+        _ = try ZoneBatchEngine.decide(Self.batch, zone: Self.zone, sequence: 10, rows: counted, ids: Self.fixedIDs)
         let base = Self.zoneRows()
-        let (_, runs) = try ReadAheadBatchRows.decide(Self.batch, zone: Self.zone, sequence: 10, over: base, ids: Self.countedIDs)
+        let (_, runs) = try ReadAheadBatchRows.decide(Self.batch, zone: Self.zone, sequence: 10, over: base, ids: Self.fixedIDs)
         #expect(counted.reads.count > 5, "the batch reads records, references, children, shares and the quota: \(counted.reads)")
         #expect(runs == counted.reads.count + 1)
         #expect(base.reads == counted.reads)
@@ -66,14 +62,14 @@ import Testing
         let base = Self.zoneRows()
         base.failure = StoreError(.busy, "the disk is busy")
         #expect(throws: StoreError(.busy, "the disk is busy")) {
-            try ReadAheadBatchRows.decide(Self.batch, zone: Self.zone, sequence: 10, over: base, ids: Self.countedIDs)
+            try ReadAheadBatchRows.decide(Self.batch, zone: Self.zone, sequence: 10, over: base, ids: Self.fixedIDs)
         }
         #expect(base.reads.count == 1, "read once, not retried: \(base.reads)")
     }
 }
 
 /// A zone's rows held in memory, noting every distinct read (and failing each with `failure`, once set).
-final class FixedRows: BatchRows {
+final class RecordingRows: BatchRows {
     let records: [String: StoredRecord]
     let references: [String: [String]]
     var reads: Set<String> = []
@@ -142,18 +138,6 @@ final class FixedRows: BatchRows {
     func blobIsStored(_ checksum: String) throws -> Bool {
         try read("blob \(checksum)")
         return false
-    }
-}
-
-/// A counter shared by the closures of one ``BatchIDs``.
-private final class Counter: Sendable {
-    private let value = Mutex(0)
-
-    func next() -> Int {
-        value.withLock { value in
-            value += 1
-            return value
-        }
     }
 }
 

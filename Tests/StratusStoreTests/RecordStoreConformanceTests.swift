@@ -21,6 +21,9 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
         return postgresURL == nil ? local : local + [.postgres]
     }
 
+    /// Each back end once, for suites that write no zone batch (the read-ahead kind differs only there).
+    static var backEnds: [StoreKind] { allCases.filter { $0 != .sqliteReadAhead } }
+
     var testDescription: String { rawValue }
 
     /// Runs `body` on a fresh, migrated store of this kind (a PostgreSQL database is dropped after).
@@ -31,9 +34,12 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
             try await store.migrate()
             try await body(store)
         case .sqliteReadAhead:
-            let store = try SQLiteStore(batchReading: .readAhead)
+            let tally = ReadAheadTally()
+            let store = try SQLiteStore(batchReading: .readAhead(tally))
             try await store.migrate()
             try await body(store)
+            // Every batch reads a row (its records', at least): each was decided more than once.
+            #expect(tally.batches == 0 || tally.runs > tally.batches, "the engine was never run again: \(tally.batches) batches in \(tally.runs) runs")
         case .sqliteFile:
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).sqlite").path
             let store = try SQLiteStore(path: path)

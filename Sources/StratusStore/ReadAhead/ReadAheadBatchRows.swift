@@ -1,21 +1,21 @@
 import StratusModel
 
-/// ``BatchRows`` read the way the PostgreSQL store reads them, over any back end: it answers only
-/// what it has read, refuses every other read (``BatchRowsMissing``) and notes it, and
-/// ``readMissing()`` reads what was noted from `base`. ``decide(_:zone:sequence:over:ids:)`` is its
-/// driver: it runs the engine, reads what the engine missed, and runs it again from the start.
+/// The read-ahead back end's contract — refuse a row not read yet (``BatchRowsMissing``), read it,
+/// run the engine again from the start — over any back end, with nothing read ahead at first:
+/// every row is refused once, so a batch is decided once more per row it reads, the harshest
+/// schedule of reruns a read-ahead back end (PostgreSQL, which preloads what a batch names) can
+/// meet. ``decide(_:zone:sequence:over:ids:)`` is its driver.
 ///
-/// It reads nothing ahead of the engine, so every row is refused once and a batch is decided once
-/// more per row it reads: the harshest schedule of reruns a read-ahead back end can meet. The
-/// SQLite store runs its group commits through it when asked (`SQLiteStore(batchReading: .readAhead)`), so the
-/// store suites hold the engine's rerun path to the rules in every `swift test`, PostgreSQL or not.
+/// The SQLite store runs its group commits through it when asked
+/// (`SQLiteStore(batchReading: .readAhead(_:))`), so the store suites hold the engine's rerun path
+/// to every rule in each `swift test`, PostgreSQL or not.
 package final class ReadAheadBatchRows<Base: BatchRows>: BatchRows {
     private let base: Base
     private var records: [String: BatchRecordRow?] = [:]
     private var sources: [String: [String]] = [:]
     private var childNames: [String: [String]] = [:]
     private var shareRows: [String: ShareRow?] = [:]
-    private var kinds: [Bool: [ShareRow]] = [:]
+    private var sharesByKind: [Bool: [ShareRow]] = [:]
     private var participantLists: [String: [StoredParticipant]] = [:]
     private var accepted: [String: Set<String>] = [:]
     private var types: [FieldTypesRead: [SchemaFieldKey: String]] = [:]
@@ -23,8 +23,6 @@ package final class ReadAheadBatchRows<Base: BatchRows>: BatchRows {
     private var uploads: [String: UploadRow?] = [:]
     private var blobs: [String: Bool] = [:]
     private var missing: [Read] = []
-    /// How many times the engine ran (the last run decided).
-    package private(set) var runs = 0
 
     /// A read refused, to make from `base`.
     private enum Read {
@@ -38,29 +36,29 @@ package final class ReadAheadBatchRows<Base: BatchRows>: BatchRows {
         var database: DatabaseKey
     }
 
-    package init(_ base: Base) {
+    private init(_ base: Base) {
         self.base = base
     }
 
-    /// Decides `prepared` on rows read from `base` only after the engine asked for them: the engine
-    /// runs, throws ``BatchRowsMissing`` at the first row not read yet, and runs again once it is.
-    /// Any other error (the base's own) ends it unchanged.
+    /// Decides `prepared` on rows read from `base` only once the engine asked for them: the engine
+    /// runs, is refused the first row not read yet, and runs again once it is read. Any other
+    /// error (the base's own) ends it unchanged. Answers the decision and how many runs it took.
     package static func decide(
         _ prepared: PreparedBatch, zone: StoredZone, sequence: Int64, over base: Base, ids: BatchIDs
     ) throws -> (decision: ZoneBatchDecision, runs: Int) {
         let rows = ReadAheadBatchRows(base)
+        var runs = 1
         while true {
-            rows.runs += 1
-            do {
-                return (try ZoneBatchEngine.decide(prepared, zone: zone, sequence: sequence, rows: rows, ids: ids), rows.runs)
-            } catch is BatchRowsMissing {
-                guard try rows.readMissing() else { throw StoreError(.failure, "the batch engine asked for nothing it lacked") }
+            if let decision = try BatchRerun.attempt({ try ZoneBatchEngine.decide(prepared, zone: zone, sequence: sequence, rows: rows, ids: ids) }) {
+                return (decision, runs)
             }
+            guard try rows.readMissing() else { throw BatchRerun.askedForNothing }
+            runs += 1
         }
     }
 
     /// Reads from `base` what the engine was refused since the last call; `false` when nothing was.
-    package func readMissing() throws -> Bool {
+    private func readMissing() throws -> Bool {
         let wanted = missing
         missing = []
         for read in wanted {
@@ -69,7 +67,7 @@ package final class ReadAheadBatchRows<Base: BatchRows>: BatchRows {
             case .sources(let target): sources[target] = try base.referenceSources(of: target)
             case .children(let name): childNames[name] = try base.children(of: name)
             case .share(let name): shareRows[name] = .some(try base.share(named: name))
-            case .shares(let hierarchy): kinds[hierarchy] = try base.shares(hierarchy: hierarchy)
+            case .shares(let hierarchy): sharesByKind[hierarchy] = try base.shares(hierarchy: hierarchy)
             case .participants(let share): participantLists[share] = try base.participants(of: share)
             case .accepted(let user): accepted[user] = try base.sharesAccepted(by: user)
             case .fieldTypes(let read): types[read] = try base.fieldTypes(of: read.fields, in: read.database)
@@ -107,7 +105,7 @@ package final class ReadAheadBatchRows<Base: BatchRows>: BatchRows {
     }
 
     package func shares(hierarchy: Bool) throws -> [ShareRow] {
-        try answer(hierarchy, in: kinds, else: .shares(hierarchy: hierarchy))
+        try answer(hierarchy, in: sharesByKind, else: .shares(hierarchy: hierarchy))
     }
 
     package func participants(of share: String) throws -> [StoredParticipant] {

@@ -32,8 +32,8 @@ public protocol AccountStore: Sendable {
     func passwordHash(userRecordName: String) async throws(StoreError) -> String?
 }
 
-/// The credentials a request carries, by their hash: API tokens, web auth tokens, server-to-server
-/// keys and admin tokens.
+/// The credentials a request carries: API, web auth and admin tokens by their hash, and
+/// server-to-server public keys by their key ID.
 public protocol CredentialStore: Sendable {
     func addAPIToken(hash: String, container: String, environment: ContainerEnvironment) async throws(StoreError)
     func apiToken(hash: String) async throws(StoreError) -> StoredAPIToken?
