@@ -98,23 +98,16 @@ package enum ChildProcess {
         ended(pid) == nil
     }
 
-    /// Waits for `pid` to exit and answers its exit status (-1 when it did not exit normally).
-    package static func wait(_ pid: pid_t) -> Int32 {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1, errno == EINTR {}
-        // WIFEXITED / WEXITSTATUS, spelled out: the C macros are not imported.
-        return status & 0x7f == 0 ? (status >> 8) & 0xff : -1
-    }
-
-    /// SIGTERM, then waits (at most `seconds`, then SIGKILL) until `pid` has exited.
-    package static func terminate(_ pid: pid_t, within seconds: Double = 30) {
+    /// SIGTERM, then waits without holding a thread (at most `seconds`, then SIGKILL) until
+    /// `pid` has exited.
+    package static func terminate(_ pid: pid_t, within seconds: Double = 30) async {
         guard isRunning(pid) else { return }
         kill(pid, SIGTERM)
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline, isRunning(pid) { usleep(10_000) }
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline, isRunning(pid) { try? await Task.sleep(for: .milliseconds(10)) }
         if isRunning(pid) {
             kill(pid, SIGKILL)
-            _ = wait(pid)
+            _ = await ending(of: pid)
         }
     }
 }

@@ -41,7 +41,7 @@ struct DevServerProcess {
                 let tail = said.split(separator: "\n").suffix(5).joined(separator: "\n")
                 throw Failure(description: "the server did not start (exit status \(status))" + (tail.isEmpty ? "" : ":\n\(tail)"))
             case .timedOut:
-                ChildProcess.terminate(pid)
+                await ChildProcess.terminate(pid)
                 throw Failure(description: "the server did not answer within 60 s" + (log.map { "; see \($0)" } ?? ""))
             }
         }
@@ -82,7 +82,7 @@ struct DevServerProcess {
     }
 
     /// SIGTERM, waiting (at most 30 s, then SIGKILL) until the server has stopped.
-    func stop() {
-        ChildProcess.terminate(pid)
+    func stop() async {
+        await ChildProcess.terminate(pid)
     }
 }

@@ -75,7 +75,7 @@ struct ExecCommand: AsyncParsableCommand {
         }
         let ending = await ChildProcess.ending(of: commandPID)
         forwarding.cancel()
-        server.stop()
+        await server.stop()
         if temporary && !keepData {
             try? FileManager.default.removeItem(at: directory)
         } else {

@@ -9,7 +9,7 @@ import Testing
     @Test func startReturnsWhileTheRequestIsInFlightAndFinishingIsObserved() async throws {
         try await StratusServerProcess.with { server in
             let db = try server.container("alice").privateCloudDatabase
-            #expect(try server.stratus(["faults", "add", "--endpoint", "zones/list", "--latency-ms", "1500"]) == 0)
+            #expect(try await server.stratus(["faults", "add", "--endpoint", "zones/list", "--latency-ms", "1500"]) == 0)
             let operation = CKFetchRecordZonesOperation.fetchAllRecordZonesOperation()
             operation.database = db
             let answered = Locked(false)
@@ -21,8 +21,11 @@ import Testing
             #expect(!operation.isFinished)
             #expect(!answered.value)
 
-            // Foundation's wait returns once the operation says (by key-value observing) it finished.
-            await Task.detached { waitBlocking(for: operation) }.value
+            // Foundation's wait returns once the operation says (by key-value observing) it finished;
+            // it blocks, so it runs on a thread of its own, not on Swift concurrency's few.
+            await withCheckedContinuation { (waited: CheckedContinuation<Void, Never>) in
+                Thread { waitBlocking(for: operation); waited.resume() }.start()
+            }
             #expect(answered.value)
             #expect(operation.isFinished)
             #expect(!operation.isExecuting)

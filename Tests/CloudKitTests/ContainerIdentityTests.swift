@@ -27,7 +27,7 @@ import Testing
             let json = try JSONSerialization.jsonObject(with: Data(contentsOf: server.credentials)) as? [String: Any] ?? [:]
             let alice = (json["accounts"] as? [[String: Any]])?.first { $0["name"] as? String == "alice" }
             let token = try #require(alice?["webAuthToken"] as? String)
-            #expect(try server.stratus(["account", "revoke-token", token]) == 0)
+            #expect(try await server.stratus(["account", "revoke-token", token]) == 0)
             #expect(try await container.accountStatus() == .noAccount)
             #expect(posted.value == 1)
         }

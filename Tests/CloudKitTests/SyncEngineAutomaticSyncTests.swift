@@ -24,7 +24,7 @@ import Testing
             var listening = false
             for attempt in 1...6 where !listening {
                 await phone.write("warm-up", "hello \(attempt)")
-                listening = await eventually(within: 10) { await tablet.notes["warm-up"] == "hello \(attempt)" }
+                listening = await eventually(within: 30) { await tablet.notes["warm-up"] == "hello \(attempt)" }
             }
             #expect(listening, "a note added on the phone reached the tablet")
 
@@ -58,7 +58,7 @@ import Testing
             for attempt in 1...6 where !listening {
                 await phone.write("keep", "version \(attempt)")
                 await phone.write("drop", "version \(attempt)")
-                listening = await eventually(within: 10) { await tablet.notes["drop"] == "version \(attempt)" }
+                listening = await eventually(within: 30) { await tablet.notes["drop"] == "version \(attempt)" }
             }
             #expect(listening)
 

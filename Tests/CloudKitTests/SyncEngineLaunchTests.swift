@@ -50,7 +50,7 @@ import Testing
             await device.write("fa", "in A")
             await device.write("fb", "in B", in: b)
             try await device.send()
-            #expect(try server.stratus([
+            #expect(try await server.stratus([
                 "faults", "add", "--container", server.containerIdentifier, "--environment", "development", "--endpoint", "records/modify",
                 "--zone", "FaultB", "--error", "AUTHENTICATION_FAILED", "--count", "1",
             ]) == 0)

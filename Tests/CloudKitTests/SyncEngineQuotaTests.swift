@@ -16,7 +16,7 @@ import Testing
 
             let user = try await alice.userRecordID().recordName
             let container = server.containerIdentifier
-            #expect(try server.stratus(["account", "quota", "--container", container, "--user", user, "--bytes", "1"]) == 0)
+            #expect(try await server.stratus(["account", "quota", "--container", container, "--user", user, "--bytes", "1"]) == 0)
             await phone.resetLog()
             let second = CKRecord.ID(recordName: "second", zoneID: notesZone)
             await phone.write("second", String(repeating: "a note too large for a full account ", count: 20))
@@ -30,7 +30,7 @@ import Testing
             try await phone.send()
             #expect(await phone.failedSaves.count == 1)
 
-            #expect(try server.stratus(["account", "quota", "--container", container, "--user", user, "--none"]) == 0)
+            #expect(try await server.stratus(["account", "quota", "--container", container, "--user", user, "--none"]) == 0)
             await phone.userMadeRoom()
             try await phone.send()
             #expect(await phone.engine.state.pendingRecordZoneChanges.isEmpty)

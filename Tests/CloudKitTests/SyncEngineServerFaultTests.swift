@@ -13,7 +13,7 @@ import Testing
             for index in 0..<300 { await phone.write("note-\(index)", "text \(index)") }
             // Every modify waits 3 s before the server starts on it: the first batch of 200 is
             // answered, the second is in flight when the server dies.
-            #expect(try server.stratus(["faults", "add", "--endpoint", "records/modify", "--latency-ms", "3000"]) == 0)
+            #expect(try await server.stratus(["faults", "add", "--endpoint", "records/modify", "--latency-ms", "3000"]) == 0)
             let send = Task { try await phone.send() }
             #expect(await eventually {
                 let answered = await phone.events.contains("sentRecordZoneChanges")
@@ -22,7 +22,7 @@ import Testing
             })
             try await Task.sleep(for: .milliseconds(500))
             try await server.crash()
-            #expect(try server.stratus(["faults", "clear"]) == 0)
+            #expect(try await server.stratus(["faults", "clear"]) == 0)
             _ = try? await send.value
 
             for _ in 0..<5 {
@@ -48,7 +48,7 @@ import Testing
 
             let alice = try StratusConnection(devCredentials: server.credentials, account: "alice")
             let token = try #require(alice.webAuthToken)
-            #expect(try server.stratus(["account", "revoke-token", token]) == 0)
+            #expect(try await server.stratus(["account", "revoke-token", token]) == 0)
             await phone.write("kept-1", "while signed out")
             await phone.write("kept-2", "while signed out")
             let refused = try await #require(throws: CKError.self) { try await phone.send() }

@@ -35,8 +35,14 @@ final class StratusServerProcess: @unchecked Sendable {
     /// whatever happens.
     static func with<T>(_ extra: [String] = [], _ body: (StratusServerProcess) async throws -> T) async throws -> T {
         let server = try await start(extra)
-        defer { server.stop() }
-        return try await body(server)
+        do {
+            let result = try await body(server)
+            await server.stop()
+            return result
+        } catch {
+            await server.stop()
+            throw error
+        }
     }
 
     /// A container as `account` (`alice`, `bob`) of this server.
@@ -48,10 +54,12 @@ final class StratusServerProcess: @unchecked Sendable {
     static var binary: URL { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stratus") }
 
     /// Runs an operator's `stratus` command against this server (`--data` names it); answers
-    /// its exit status. For what no app can do through CloudKit's API: quotas, say.
+    /// its exit status. For what no app can do through CloudKit's API: quotas, say. Waits without
+    /// holding a thread: the tests' other work goes on meanwhile.
     @discardableResult
-    func stratus(_ arguments: [String]) throws -> Int32 {
-        ChildProcess.wait(try ChildProcess.spawn(Self.binary.path, arguments + ["--data", data.path], output: "/dev/null"))
+    func stratus(_ arguments: [String]) async throws -> Int32 {
+        let command = try ChildProcess.spawn(Self.binary.path, arguments + ["--data", data.path], output: "/dev/null")
+        return await ChildProcess.ending(of: command).shellStatus
     }
 
     static func start(_ extra: [String]) async throws -> StratusServerProcess {
@@ -68,7 +76,7 @@ final class StratusServerProcess: @unchecked Sendable {
                 return server
             } catch {
                 failure = error
-                server.terminate()
+                await server.terminate()
             }
         }
         try? FileManager.default.removeItem(at: data)
@@ -78,7 +86,7 @@ final class StratusServerProcess: @unchecked Sendable {
     /// Stops the process (SIGTERM, waiting for it to exit) and starts `stratus serve --dev` again
     /// on the same data directory and port; returns once the new process listens.
     func restart() async throws {
-        terminate()
+        await terminate()
         try await launch()
     }
 
@@ -88,15 +96,15 @@ final class StratusServerProcess: @unchecked Sendable {
     func crash() async throws {
         if let pid {
             kill(pid, SIGKILL)
-            _ = ChildProcess.wait(pid)
+            _ = await ChildProcess.ending(of: pid)
         }
         pid = nil
         try await launch()
     }
 
     /// Stops the process and removes its data directory.
-    func stop() {
-        terminate()
+    func stop() async {
+        await terminate()
         try? FileManager.default.removeItem(at: data)
     }
 
@@ -109,7 +117,7 @@ final class StratusServerProcess: @unchecked Sendable {
             Self.binary.path, ["serve", "--dev", "--host", "127.0.0.1", "--port", String(port), "--data", data.path] + extra, output: log.path
         )
         pid = child
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(180)
         while Date() < deadline, ChildProcess.isRunning(child) {
             let printed = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             if printed.components(separatedBy: "Stratus listening on").count > launches, FileManager.default.fileExists(atPath: credentials.path),
@@ -123,8 +131,8 @@ final class StratusServerProcess: @unchecked Sendable {
     }
 
     /// SIGTERM, then waits (at most 30 s, then SIGKILL) until the process has exited.
-    private func terminate() {
-        if let pid { ChildProcess.terminate(pid) }
+    private func terminate() async {
+        if let pid { await ChildProcess.terminate(pid) }
         pid = nil
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// does on its own schedule. Answers whether it held. The default deadline is one a busy CI
 /// machine meets (the suite runs many servers at once on two cores): only a real failure trips
 /// it, and a condition that holds returns at once.
-func eventually(within seconds: Double = 60, _ condition: () async throws -> Bool) async rethrows -> Bool {
+func eventually(within seconds: Double = 180, _ condition: () async throws -> Bool) async rethrows -> Bool {
     let deadline = ContinuousClock.now + .seconds(seconds)
     while true {
         if try await condition() { return true }
