@@ -13,9 +13,9 @@ import StratusStorePostgres
 import StratusStoreTesting
 import Testing
 
-/// A Stratus server — its router, or with `live` a real socket (port 0) — over a real SQLite file in a temp directory
-/// (or a PostgreSQL database of its own under `STRATUS_TEST_STORE=postgres`: ``TestStore``),
-/// seeded like `stratus serve --dev`.
+/// A Stratus server — its router, or with `live` a real socket (port 0) — over a real SQLite file
+/// in a temp directory (or a PostgreSQL database of its own under `STRATUS_TEST_STORE=postgres`:
+/// ``TestStore``), seeded like `stratus serve --dev`.
 package struct TestServer {
     package let client: any TestClientProtocol
     package let credentials: DevCredentials

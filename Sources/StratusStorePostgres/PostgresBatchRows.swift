@@ -11,39 +11,13 @@ import StratusStore
 /// kind, for the driver to run the engine again.
 final class PostgresBatchRows: BatchRows {
     let zoneID: Int64
-    private var records: [String: BatchRecordRow?] = [:]
-    private var sources: [String: [String]] = [:]
-    private var childNames: [String: [String]] = [:]
-    private var shareRows: [String: ShareRow?] = [:]
-    private var kinds: [Bool: [ShareRow]] = [:]
-    private var participantLists: [String: [StoredParticipant]] = [:]
-    private var accepted: [String: Set<String>] = [:]
+    /// What this batch read of the zone, and what the engine was refused.
+    private var memory = BatchRowsMemory()
     /// The schema's types, known present or absent, kept by the group across its batches.
     private(set) var types: [PostgresGroupCaches.FieldKey: String?]
     private var quotaRow: QuotaRow??
     /// The quota as read for this batch (`nil` when the group knew it already).
     private(set) var quotaRead: QuotaRow??
-    private var uploads: [String: UploadRow?] = [:]
-    private var blobs: [String: Bool] = [:]
-    private var missing = Missing()
-
-    /// Reads noted and not made yet.
-    private struct Missing {
-        var records: Set<String> = []
-        var sources: Set<String> = []
-        var children: Set<String> = []
-        var shares: Set<String> = []
-        var kinds: Set<Bool> = []
-        var participants: Set<String> = []
-        var accepted: Set<String> = []
-        var uploads: Set<String> = []
-        var blobs: Set<String> = []
-
-        var isEmpty: Bool {
-            records.isEmpty && sources.isEmpty && children.isEmpty && shares.isEmpty && kinds.isEmpty && participants.isEmpty
-                && accepted.isEmpty && uploads.isEmpty && blobs.isEmpty
-        }
-    }
 
     /// Ancestors read with each record, so a parent chain costs one round, not one per level.
     static let ancestorsRead = 64
@@ -56,47 +30,19 @@ final class PostgresBatchRows: BatchRows {
 
     // MARK: - BatchRows
 
-    func record(_ name: String) throws -> BatchRecordRow? {
-        if let row = records[name] { return row }
-        missing.records.insert(name)
-        throw BatchRowsMissing()
-    }
+    func record(_ name: String) throws -> BatchRecordRow? { try memory.record(name) }
 
-    func referenceSources(of target: String) throws -> [String] {
-        if let found = sources[target] { return found }
-        missing.sources.insert(target)
-        throw BatchRowsMissing()
-    }
+    func referenceSources(of target: String) throws -> [String] { try memory.referenceSources(of: target) }
 
-    func children(of name: String) throws -> [String] {
-        if let found = childNames[name] { return found }
-        missing.children.insert(name)
-        throw BatchRowsMissing()
-    }
+    func children(of name: String) throws -> [String] { try memory.children(of: name) }
 
-    func share(named name: String) throws -> ShareRow? {
-        if let row = shareRows[name] { return row }
-        missing.shares.insert(name)
-        throw BatchRowsMissing()
-    }
+    func share(named name: String) throws -> ShareRow? { try memory.share(named: name) }
 
-    func shares(hierarchy: Bool) throws -> [ShareRow] {
-        if let found = kinds[hierarchy] { return found }
-        missing.kinds.insert(hierarchy)
-        throw BatchRowsMissing()
-    }
+    func shares(hierarchy: Bool) throws -> [ShareRow] { try memory.shares(hierarchy: hierarchy) }
 
-    func participants(of share: String) throws -> [StoredParticipant] {
-        if let found = participantLists[share] { return found }
-        missing.participants.insert(share)
-        throw BatchRowsMissing()
-    }
+    func participants(of share: String) throws -> [StoredParticipant] { try memory.participants(of: share) }
 
-    func sharesAccepted(by user: String) throws -> Set<String> {
-        if let found = accepted[user] { return found }
-        missing.accepted.insert(user)
-        throw BatchRowsMissing()
-    }
+    func sharesAccepted(by user: String) throws -> Set<String> { try memory.sharesAccepted(by: user) }
 
     func fieldTypes(of fields: [SchemaField], in database: DatabaseKey) throws -> [SchemaFieldKey: String] {
         var known: [SchemaFieldKey: String] = [:]
@@ -113,17 +59,9 @@ final class PostgresBatchRows: BatchRows {
         return quotaRow
     }
 
-    func upload(_ uploadID: String) throws -> UploadRow? {
-        if let row = uploads[uploadID] { return row }
-        missing.uploads.insert(uploadID)
-        throw BatchRowsMissing()
-    }
+    func upload(_ uploadID: String) throws -> UploadRow? { try memory.upload(uploadID) }
 
-    func blobIsStored(_ checksum: String) throws -> Bool {
-        if let stored = blobs[checksum] { return stored }
-        missing.blobs.insert(checksum)
-        throw BatchRowsMissing()
-    }
+    func blobIsStored(_ checksum: String) throws -> Bool { try memory.blobIsStored(checksum) }
 }
 
 // MARK: - Reading ahead
@@ -142,9 +80,9 @@ extension PostgresBatchRows {
         }
         // The batch's own names in a plain read; parent chains (for the integrity walk) with their ancestors.
         try await readRecords(names.subtracting(parents), withAncestors: false, in: tx)
-        missing.records = parents
-        missing.uploads = Set(batch.writes.flatMap { $0.assetClaims.map(\.uploadID) })
-        missing.blobs = Set(batch.writes.flatMap { $0.assetClaims.map(\.checksum) })
+        memory.missing.records = parents
+        memory.missing.uploads = Set(batch.writes.flatMap { $0.assetClaims.map(\.uploadID) })
+        memory.missing.blobs = Set(batch.writes.flatMap { $0.assetClaims.map(\.checksum) })
         try await readMissing(in: tx)
         let database = batch.zone.database
         let unknown = batch.schema.filter { types[PostgresGroupCaches.FieldKey(database, $0)] == nil }
@@ -169,8 +107,8 @@ extension PostgresBatchRows {
     /// `false` when nothing was missing.
     @discardableResult
     func readMissing(in tx: PostgresTransaction) async throws -> Bool {
-        let wanted = missing
-        missing = Missing()
+        let wanted = memory.missing
+        memory.missing = BatchRowsMemory.Missing()
         guard !wanted.isEmpty else { return false }
         if !wanted.records.isEmpty { try await readRecords(wanted.records, withAncestors: true, in: tx) }
         if !wanted.sources.isEmpty { try await readSources(below: wanted.sources, in: tx) }
@@ -181,15 +119,15 @@ extension PostgresBatchRows {
                 SELECT upload_id, checksum, claimed_zone, claimed_record, claimed_field FROM asset_uploads
                 WHERE upload_id = ANY(\(wanted.uploads.sorted()))
                 """) { try $0.decode((String, String, Int64?, String?, String?).self) }
-            for id in wanted.uploads { uploads[id] = .some(nil) }
+            for id in wanted.uploads { memory.uploads[id] = .some(nil) }
             for (id, checksum, zone, record, field) in rows {
-                uploads[id] = UploadRow(checksum: checksum, claim: UploadClaim(zoneID: zone, recordName: record, fieldName: field))
+                memory.uploads[id] = UploadRow(checksum: checksum, claim: UploadClaim(zoneID: zone, recordName: record, fieldName: field))
             }
         }
         if !wanted.blobs.isEmpty {
             let stored = try await tx.all("SELECT checksum FROM blobs WHERE checksum = ANY(\(wanted.blobs.sorted()))") { try $0.decode(String.self) }
-            for checksum in wanted.blobs { blobs[checksum] = false }
-            for checksum in stored { blobs[checksum] = true }
+            for checksum in wanted.blobs { memory.blobs[checksum] = false }
+            for checksum in stored { memory.blobs[checksum] = true }
         }
         return true
     }
@@ -206,8 +144,8 @@ extension PostgresBatchRows {
                 LEFT JOIN record_references r ON r.zone_id = \(zoneID) AND r.target_name = c.target
             ORDER BY c.target, r.source_name
             """) { try $0.decode((String, String?).self) }
-        Self.keep(pairs, in: &sources)
-        let unread = Set(pairs.compactMap(\.1)).filter { records[$0] == nil }
+        Self.keep(pairs, in: &memory.sources)
+        let unread = Set(pairs.compactMap(\.1)).filter { memory.records[$0] == nil }
         try await readRecords(unread, withAncestors: false, in: tx)
     }
 
@@ -223,7 +161,7 @@ extension PostgresBatchRows {
                 LEFT JOIN records r ON r.zone_id = \(zoneID) AND r.parent_name = t.name
             ORDER BY t.name, r.record_name
             """) { try $0.decode((String, String?).self) }
-        Self.keep(pairs, in: &childNames)
+        Self.keep(pairs, in: &memory.children)
     }
 
     /// Keeps a closure's edges (`(node, neighbour)`; `nil` for a node with none) as each node's
@@ -255,33 +193,33 @@ extension PostgresBatchRows {
         let rows = try await tx.all(read) { row in
             BatchRecordRow(record: try PostgresStore.record(from: row), fieldsBytes: try row.makeRandomAccess()["fields_size"].decode(Int64.self))
         }
-        for name in names where records[name] == nil { records[name] = .some(nil) }
-        for row in rows { records[row.record.name] = row }
+        for name in names where memory.records[name] == nil { memory.records[name] = .some(nil) }
+        for row in rows { memory.records[row.record.name] = row }
     }
 
-    private func readShares(_ wanted: Missing, in tx: PostgresTransaction) async throws {
+    private func readShares(_ wanted: BatchRowsMemory.Missing, in tx: PostgresTransaction) async throws {
         let shares = PostgresShareRows(tx: tx)
         if !wanted.shares.isEmpty {
             let rows = try await tx.all("""
                 SELECT \(unescaped: PostgresShareRows.shareColumns) FROM shares WHERE zone_id = \(zoneID) AND record_name = ANY(\(wanted.shares.sorted()))
                 """, PostgresShareRows.shareRow(from:))
-            for name in wanted.shares { shareRows[name] = .some(nil) }
-            for row in rows { shareRows[row.recordName] = row }
+            for name in wanted.shares { memory.shares[name] = .some(nil) }
+            for row in rows { memory.shares[row.recordName] = row }
         }
-        for hierarchy in wanted.kinds {
-            kinds[hierarchy] = try await tx.all("""
+        for hierarchy in wanted.sharesByKind {
+            memory.sharesByKind[hierarchy] = try await tx.all("""
                 SELECT \(unescaped: PostgresShareRows.shareColumns) FROM shares
                 WHERE zone_id = \(zoneID) AND (root_name IS NOT NULL) = \(hierarchy) ORDER BY record_name
                 """, PostgresShareRows.shareRow(from:))
         }
-        for share in wanted.participants { participantLists[share] = try await shares.participants(of: share, zoneID: zoneID) }
+        for share in wanted.participants { memory.participants[share] = try await shares.participants(of: share, zoneID: zoneID) }
         if !wanted.accepted.isEmpty {
             let pairs = try await tx.all("""
                 SELECT user_record_name, share_name FROM share_participants
                 WHERE zone_id = \(zoneID) AND user_record_name = ANY(\(wanted.accepted.sorted())) AND status = 'ACCEPTED' AND role <> 'OWNER'
                 """) { try $0.decode((String, String).self) }
-            for user in wanted.accepted { accepted[user] = [] }
-            for (user, share) in pairs { accepted[user, default: []].insert(share) }
+            for user in wanted.accepted { memory.accepted[user] = [] }
+            for (user, share) in pairs { memory.accepted[user, default: []].insert(share) }
         }
     }
 }

@@ -11,25 +11,12 @@ import StratusModel
 /// to every rule in each `swift test`, PostgreSQL or not.
 package final class ReadAheadBatchRows<Base: BatchRows>: BatchRows {
     private let base: Base
-    private var records: [String: BatchRecordRow?] = [:]
-    private var sources: [String: [String]] = [:]
-    private var childNames: [String: [String]] = [:]
-    private var shareRows: [String: ShareRow?] = [:]
-    private var sharesByKind: [Bool: [ShareRow]] = [:]
-    private var participantLists: [String: [StoredParticipant]] = [:]
-    private var accepted: [String: Set<String>] = [:]
+    /// What was read, and what the engine was refused (every kind but the schema and the quota).
+    private var memory = BatchRowsMemory()
     private var types: [FieldTypesRead: [SchemaFieldKey: String]] = [:]
     private var quotas: [DatabaseKey: QuotaRow?] = [:]
-    private var uploads: [String: UploadRow?] = [:]
-    private var blobs: [String: Bool] = [:]
-    private var missing: [Read] = []
-
-    /// A read refused, to make from `base`.
-    private enum Read {
-        case record(String), sources(String), children(String), share(String), shares(hierarchy: Bool)
-        case participants(String), accepted(String), fieldTypes(FieldTypesRead), quota(DatabaseKey)
-        case upload(String), blob(String)
-    }
+    private var missingTypes: Set<FieldTypesRead> = []
+    private var missingQuotas: Set<DatabaseKey> = []
 
     private struct FieldTypesRead: Hashable {
         var fields: [SchemaField]
@@ -59,77 +46,55 @@ package final class ReadAheadBatchRows<Base: BatchRows>: BatchRows {
 
     /// Reads from `base` what the engine was refused since the last call; `false` when nothing was.
     private func readMissing() throws -> Bool {
-        let wanted = missing
-        missing = []
-        for read in wanted {
-            switch read {
-            case .record(let name): records[name] = .some(try base.record(name))
-            case .sources(let target): sources[target] = try base.referenceSources(of: target)
-            case .children(let name): childNames[name] = try base.children(of: name)
-            case .share(let name): shareRows[name] = .some(try base.share(named: name))
-            case .shares(let hierarchy): sharesByKind[hierarchy] = try base.shares(hierarchy: hierarchy)
-            case .participants(let share): participantLists[share] = try base.participants(of: share)
-            case .accepted(let user): accepted[user] = try base.sharesAccepted(by: user)
-            case .fieldTypes(let read): types[read] = try base.fieldTypes(of: read.fields, in: read.database)
-            case .quota(let database): quotas[database] = .some(try base.quota(of: database))
-            case .upload(let id): uploads[id] = .some(try base.upload(id))
-            case .blob(let checksum): blobs[checksum] = try base.blobIsStored(checksum)
-            }
-        }
-        return !wanted.isEmpty
-    }
-
-    /// The answer read for `key`, or the read noted and refused.
-    private func answer<Key: Hashable, Value>(_ key: Key, in read: [Key: Value], else missed: Read) throws -> Value {
-        if let value = read[key] { return value }
-        missing.append(missed)
-        throw BatchRowsMissing()
+        let wanted = memory.missing
+        let (types, quotas) = (missingTypes, missingQuotas)
+        guard !wanted.isEmpty || !types.isEmpty || !quotas.isEmpty else { return false }
+        memory.missing = BatchRowsMemory.Missing()
+        (missingTypes, missingQuotas) = ([], [])
+        for name in wanted.records { memory.records[name] = .some(try base.record(name)) }
+        for target in wanted.sources { memory.sources[target] = try base.referenceSources(of: target) }
+        for name in wanted.children { memory.children[name] = try base.children(of: name) }
+        for name in wanted.shares { memory.shares[name] = .some(try base.share(named: name)) }
+        for hierarchy in wanted.sharesByKind { memory.sharesByKind[hierarchy] = try base.shares(hierarchy: hierarchy) }
+        for share in wanted.participants { memory.participants[share] = try base.participants(of: share) }
+        for user in wanted.accepted { memory.accepted[user] = try base.sharesAccepted(by: user) }
+        for id in wanted.uploads { memory.uploads[id] = .some(try base.upload(id)) }
+        for checksum in wanted.blobs { memory.blobs[checksum] = try base.blobIsStored(checksum) }
+        for read in types { self.types[read] = try base.fieldTypes(of: read.fields, in: read.database) }
+        for database in quotas { self.quotas[database] = .some(try base.quota(of: database)) }
+        return true
     }
 
     // MARK: - BatchRows
 
-    package func record(_ name: String) throws -> BatchRecordRow? {
-        try answer(name, in: records, else: .record(name))
-    }
+    package func record(_ name: String) throws -> BatchRecordRow? { try memory.record(name) }
 
-    package func referenceSources(of target: String) throws -> [String] {
-        try answer(target, in: sources, else: .sources(target))
-    }
+    package func referenceSources(of target: String) throws -> [String] { try memory.referenceSources(of: target) }
 
-    package func children(of name: String) throws -> [String] {
-        try answer(name, in: childNames, else: .children(name))
-    }
+    package func children(of name: String) throws -> [String] { try memory.children(of: name) }
 
-    package func share(named name: String) throws -> ShareRow? {
-        try answer(name, in: shareRows, else: .share(name))
-    }
+    package func share(named name: String) throws -> ShareRow? { try memory.share(named: name) }
 
-    package func shares(hierarchy: Bool) throws -> [ShareRow] {
-        try answer(hierarchy, in: sharesByKind, else: .shares(hierarchy: hierarchy))
-    }
+    package func shares(hierarchy: Bool) throws -> [ShareRow] { try memory.shares(hierarchy: hierarchy) }
 
-    package func participants(of share: String) throws -> [StoredParticipant] {
-        try answer(share, in: participantLists, else: .participants(share))
-    }
+    package func participants(of share: String) throws -> [StoredParticipant] { try memory.participants(of: share) }
 
-    package func sharesAccepted(by user: String) throws -> Set<String> {
-        try answer(user, in: accepted, else: .accepted(user))
-    }
+    package func sharesAccepted(by user: String) throws -> Set<String> { try memory.sharesAccepted(by: user) }
 
     package func fieldTypes(of fields: [SchemaField], in database: DatabaseKey) throws -> [SchemaFieldKey: String] {
         let read = FieldTypesRead(fields: fields, database: database)
-        return try answer(read, in: types, else: .fieldTypes(read))
+        if let known = types[read] { return known }
+        missingTypes.insert(read)
+        throw BatchRowsMissing()
     }
 
     package func quota(of database: DatabaseKey) throws -> QuotaRow? {
-        try answer(database, in: quotas, else: .quota(database))
+        if let known = quotas[database] { return known }
+        missingQuotas.insert(database)
+        throw BatchRowsMissing()
     }
 
-    package func upload(_ uploadID: String) throws -> UploadRow? {
-        try answer(uploadID, in: uploads, else: .upload(uploadID))
-    }
+    package func upload(_ uploadID: String) throws -> UploadRow? { try memory.upload(uploadID) }
 
-    package func blobIsStored(_ checksum: String) throws -> Bool {
-        try answer(checksum, in: blobs, else: .blob(checksum))
-    }
+    package func blobIsStored(_ checksum: String) throws -> Bool { try memory.blobIsStored(checksum) }
 }
