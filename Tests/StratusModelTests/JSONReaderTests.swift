@@ -58,6 +58,12 @@ struct JSONReaderTests {
                 RecordOperation(.create, record, desiredKeys: ["caption"]),
                 RecordOperation(.forceDelete, Record(recordName: "gone")),
                 RecordOperation(.update, Record(recordName: "u", recordChangeTag: "a", fields: ["n": .int64(1)])),
+                RecordOperation(.forceUpdate, {
+                    var clearing = Record(recordName: "c", fields: ["n": .int64(2)])
+                    clearing.clearedFields = ["mood", "title"]
+                    clearing.clearsParent = true
+                    return clearing
+                }()),
             ],
             zoneID: ZoneID(zoneName: "Bench", ownerRecordName: "_u"), atomic: false, desiredKeys: []
         )

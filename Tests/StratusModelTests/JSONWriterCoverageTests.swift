@@ -60,6 +60,8 @@ struct JSONWriterCoverageTests {
         record.owner = participant
         record.currentUserParticipant = participant
         record.url = "https://example.com/share/abc"
+        record.clearedFields = ["mood", "title"]
+        record.clearsParent = true
         return record
     }()
 

@@ -5,7 +5,7 @@ extension CKDatabase {
     /// Operations CloudKit Web Services takes in one records/modify (a non-atomic batch is split to fit).
     static let operationsPerRequest = 200
     /// Items CloudKit's framework takes in one modify (`CKModifyRecordsOperation`'s limit).
-    static let itemsPerModify = 400
+    static let itemsPerModify = ServiceLimits.frameworkOperationsPerModify
 
     /// Saves and deletes records: one records/modify per zone (saves, then deletes), atomic per
     /// zone when `atomically` (a failed item fails the zone's others with `batchRequestFailed`).
@@ -49,36 +49,47 @@ extension CKDatabase {
     }
 
     /// One zone's saves and deletes: its assets uploaded, then one request (or, non-atomic, one
-    /// per 200 operations).
+    /// per 200 operations). The default zone is never atomic (Apple: `isAtomic` has no effect
+    /// there). A record whose assets cannot be uploaded (its file is gone, the server refuses
+    /// it) fails alone; in an atomic batch the zone's other items then fail with
+    /// `batchRequestFailed` and nothing is sent, as CloudKit fails an atomic zone.
     private func modify(
         _ saves: [CKRecord], _ deletes: [CKRecord.ID], in zoneID: CKRecordZone.ID, savePolicy: CKModifyRecordsOperation.RecordSavePolicy,
         atomically: Bool, into results: inout ModifyResults
     ) async throws {
+        let atomic = atomically && zoneID.zoneName != CKRecordZone.ID.defaultZoneName
         var files: [String: URL] = [:]
+        var saving: [CKRecord] = []
         var operations: [RecordOperation] = []
         for record in saves {
             let uploaded = try await itemLevel { () async throws(CKError) in
                 do { return try await AssetFiles.upload(record, all: savePolicy == .allKeys, in: self) } catch { throw CKError.wrapping(error) }
             }
-            guard case .success(let recordFiles) = uploaded else {
-                // An upload refused for its zone or record (the zone is gone, the caller may not
-                // write there) fails the zone's items, as the records/modify request itself would.
-                if case .failure(let error) = uploaded {
-                    for record in saves { results.saves[record.recordID] = .failure(error) }
-                    for id in deletes { results.deletes[id] = .failure(error) }
+            switch uploaded {
+            case .success(let recordFiles):
+                files.merge(recordFiles, uniquingKeysWith: { $1 })
+                saving.append(record)
+                operations.append(record.wireOperation(policy: savePolicy))
+            case .failure(let error):
+                results.saves[record.recordID] = .failure(error)
+                guard atomic else { continue }
+                let aborted = CKError(.batchRequestFailed, "another item of the atomic batch failed: \(error.localizedDescription)")
+                for other in saves where other.recordID != record.recordID && results.saves[other.recordID] == nil {
+                    results.saves[other.recordID] = .failure(aborted)
                 }
+                for id in deletes { results.deletes[id] = .failure(aborted) }
                 return
             }
-            files.merge(recordFiles, uniquingKeysWith: { $1 })
-            operations.append(record.wireOperation(policy: savePolicy))
         }
+        let saves = saving
         operations += deletes.map { RecordOperation(.forceDelete, Record(recordName: $0.recordName)) }
-        // An atomic batch goes whole (too many is the server's limitExceeded, as on CloudKit);
-        // a non-atomic one is split within the per-request limit.
-        let chunk = atomically ? max(operations.count, 1) : Self.operationsPerRequest
+        // An atomic batch goes whole, up to the framework's 400 items (the server takes them
+        // from a client asking for `frameworkBatches`); a non-atomic one is split within CKWS's
+        // per-request limit.
+        let chunk = atomic ? max(operations.count, 1) : Self.operationsPerRequest
         for start in stride(from: 0, to: operations.count, by: chunk) {
             let range = start..<min(start + chunk, operations.count)
-            let request = ModifyRecordsRequest(operations: Array(operations[range]), zoneID: zoneID.wire, atomic: atomically)
+            let request = ModifyRecordsRequest(operations: Array(operations[range]), zoneID: zoneID.wire, atomic: atomic)
             let answers: [RecordResult]
             switch try await itemLevel({ () async throws(CKError) in try await post("records/modify", request, as: RecordsResponse.self) }) {
             case .success(let response): answers = response.records

@@ -189,29 +189,26 @@ public class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSett
     }
 
     /// The records/modify operation that saves this record under `policy`: a record the server
-    /// never sent is created; with its change tag only its changed fields go (`update`, or
-    /// `replace` when a field or the parent was cleared: CKWS clears only by replacing);
-    /// `changedKeys` and `allKeys` skip the tag check, `allKeys` sending every local field.
+    /// never sent is created; with its change tag only its changed fields go (`update`);
+    /// `changedKeys` and `allKeys` skip the tag check (`forceUpdate`), `allKeys` sending every
+    /// local field. No save removes a field the device did not clear: a cleared field or parent
+    /// goes as the `clearedFields`/`clearsParent` extension, and keys only the server has stay
+    /// under every policy, as Apple's framework leaves them.
     func wireOperation(policy: CKModifyRecordsOperation.RecordSavePolicy) -> RecordOperation {
         let all = policy == .allKeys || recordChangeTag == nil
-        var (fields, cleared) = wireFields(all: all)
+        let (fields, cleared) = wireFields(all: all)
         let (parent, parentChanged) = parentForWire
-        // Clearing a field or the parent takes a replace: an update keeps what it is not sent.
-        let clears = !cleared.isEmpty || (parentChanged && parent == nil)
         let type: RecordOperationType
         switch policy {
-        case .ifServerRecordUnchanged:
-            type = recordChangeTag == nil ? .create : (clears ? .replace : .update)
-        case .changedKeys:
-            type = clears ? .forceReplace : .forceUpdate
-        case .allKeys:
-            // Every local key overwrites the server's; keys only the server has stay (Apple's rule).
-            type = clears ? .forceReplace : .forceUpdate
+        case .ifServerRecordUnchanged: type = recordChangeTag == nil ? .create : .update
+        case .changedKeys, .allKeys: type = .forceUpdate
         }
-        let replaces = type == .replace || type == .forceReplace
-        if replaces { fields = wireFields(all: true).fields }
         var wire = Record(recordName: recordID.recordName, recordType: recordType, recordChangeTag: recordChangeTag, fields: fields)
-        if parentChanged || all || replaces { wire.parent = parent }
+        if parentChanged || all { wire.parent = parent }
+        if type != .create {
+            if !cleared.isEmpty { wire.clearedFields = cleared.sorted() }
+            if parentChanged && parent == nil { wire.clearsParent = true }
+        }
         return RecordOperation(type, wire)
     }
 

@@ -51,6 +51,8 @@ public struct RequestScope: Sendable, Hashable {
     public var origin: String
     /// The API token the request came with (the sign-in page a 421 names applies its settings).
     public var apiToken: String?
+    /// What the client asked for beyond CKWS (`X-Stratus-Extensions`).
+    public var extensions: WireExtensions = []
 
     public init(
         database: DatabaseRef, caller: Caller, deviceID: String? = nil, itemFault: ItemFault? = nil, origin: String = "http://127.0.0.1",

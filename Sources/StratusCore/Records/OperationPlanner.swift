@@ -110,6 +110,22 @@ struct OperationPlanner {
         if record.parent?.recordName == name {
             return failure(.badRequest, "record '\(name)' cannot be its own parent")
         }
+        let clearedFields = Set(record.clearedFields ?? [])
+        let clearsParent = record.clearsParent ?? false
+        if !clearedFields.isEmpty || clearsParent {
+            guard type == .update || type == .forceUpdate else {
+                return failure(.badRequest, "clearedFields and clearsParent belong to an update or forceUpdate, not \(type.rawValue)")
+            }
+            if let invalid = clearedFields.sorted().first(where: { !NameRules.isValidIdentifier($0) }) {
+                return failure(.badRequest, "invalid field name '\(invalid)' in clearedFields")
+            }
+            if let both = clearedFields.sorted().first(where: { fields[$0] != nil }) {
+                return failure(.badRequest, "field '\(both)' is both given and cleared")
+            }
+            if clearsParent, record.parent != nil {
+                return failure(.badRequest, "an operation that clears the parent gives none")
+            }
+        }
         let action: RecordWrite.Action =
             switch type {
             case .create: .create
@@ -120,6 +136,8 @@ struct OperationPlanner {
             name: name, action: action, precondition: precondition, recordType: recordType,
             fields: fields, parentName: record.parent?.recordName, createShortGUID: record.createShortGUID ?? false
         )
+        write.clearedFields = clearedFields
+        write.clearsParent = clearsParent
         write.requiredTargets = FieldRules.requiredTargets(of: fields)
         return .write(write, desiredKeys: desiredKeys)
     }

@@ -23,7 +23,7 @@ public struct RecordService: Sendable {
     /// - Throws: ``CoreError`` for request-level failures (limits, credentials); nothing is written.
     public func modify(_ request: ModifyRecordsRequest, scope: RequestScope, logger: Logger) async throws(CoreError) -> RecordsResponse {
         let database = try access.database(for: scope)
-        try configuration.checkCount(request.operations.count, of: "operations")
+        try configuration.checkCount(request.operations.count, of: "operations", limit: configuration.limits.operationsPerModify(scope.extensions))
         guard let user = scope.caller.userRecordName else { throw access.authenticationRequired(scope) }
         let names = OperationPlanner.names(of: request.operations)
         if let duplicate = firstDuplicate(names) {

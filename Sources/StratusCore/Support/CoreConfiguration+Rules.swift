@@ -21,8 +21,8 @@ extension CoreConfiguration {
 
     /// - Throws: `BAD_REQUEST` with `ckErrorCode` 27 (limit exceeded: split the request) when
     ///   `count` items (operations, records, zones, users) exceed the per-request limit.
-    func checkCount(_ count: Int, of items: String) throws(CoreError) {
-        let limit = limits.operationsPerRequest
+    func checkCount(_ count: Int, of items: String, limit: Int? = nil) throws(CoreError) {
+        let limit = limit ?? limits.operationsPerRequest
         guard count <= limit else {
             throw CoreError.limitExceeded("too many \(items): \(count) (limit \(limit) per request)")
         }

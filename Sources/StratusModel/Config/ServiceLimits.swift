@@ -34,6 +34,15 @@ public struct ServiceLimits: Sendable, Hashable, Codable {
         self.assetBytes = assetBytes
     }
 
+    /// Items Apple's framework takes in one modify (`CKModifyRecordsOperation`): a client that
+    /// asks for ``WireExtensions/frameworkBatches`` may send this many operations at once.
+    public static let frameworkOperationsPerModify = 400
+
+    /// The operations one records/modify may carry for a client asking for `extensions`.
+    public func operationsPerModify(_ extensions: WireExtensions) -> Int {
+        extensions.contains(.frameworkBatches) ? max(operationsPerRequest, Self.frameworkOperationsPerModify) : operationsPerRequest
+    }
+
     /// Apple's figures: 200 operations, 1 MB a record, 2 MB a request, 200 results a page, 15 MB an asset.
     public static let strict = ServiceLimits(
         operationsPerRequest: 200, recordBytes: 1_000_000, requestBytes: 2_000_000, resultsPerPage: 200

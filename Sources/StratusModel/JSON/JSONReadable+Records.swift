@@ -63,6 +63,7 @@ extension RecordOperation: JSONReadable {
 extension Record: JSONReadable {
     private enum Key: String, CaseIterable, Sendable {
         case recordName, recordType, recordChangeTag, fields, deleted, parent, share, shortGUID, createShortGUID, zoneID, url
+        case clearedFields, clearsParent
         /// Keys `JSONDecoder` reads (of shares, and server-set stamps): never on the fast path.
         case pluginFields, created, modified, forRecord, publicPermission, participants, owner, currentUserParticipant
     }
@@ -83,6 +84,8 @@ extension Record: JSONReadable {
             case .createShortGUID: record.createShortGUID = try json.optional { try $0.bool() }
             case .zoneID: record.zoneID = try json.optional { try ZoneID.read(from: &$0) }
             case .url: record.url = try json.optional { try $0.string() }
+            case .clearedFields: record.clearedFields = try json.optional { try $0.strings() }
+            case .clearsParent: record.clearsParent = try json.optional { try $0.bool() }
             case .pluginFields, .created, .modified, .forRecord, .publicPermission, .participants, .owner, .currentUserParticipant:
                 throw JSONReader.Unsupported()
             case nil: try json.skipValue()

@@ -27,6 +27,8 @@ extension Record: JSONWritable {
         try json.member("owner", encoding: owner)
         try json.member("currentUserParticipant", encoding: currentUserParticipant)
         json.member("url", url)
+        try json.member("clearedFields", encoding: clearedFields)
+        json.member("clearsParent", clearsParent)
         json.endObject()
     }
 }

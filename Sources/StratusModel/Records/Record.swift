@@ -5,6 +5,11 @@
 /// `pluginFields`). Share records (``ShareNames/recordType``) also carry `forRecord` (in
 /// requests), `publicPermission`, `participants`, `owner`, `currentUserParticipant` and the
 /// share `url` (a Stratus extra, CKShare's `url`). Tombstones in change feeds carry `recordName`, `deleted: true` and `zoneID`.
+///
+/// A Stratus extension a plain CKWS client never sends: an `update` or `forceUpdate` may clear
+/// fields (`clearedFields`) and the parent (`clearsParent`) while leaving every field it does
+/// not name as the server has it — what Apple's native framework does when an app sets a key to
+/// `nil`. CKWS itself clears only by `replace`, which also erases the fields a device never held.
 public struct Record: Sendable, Hashable, Codable {
     public var recordName: String?
     public var recordType: String?
@@ -27,6 +32,10 @@ public struct Record: Sendable, Hashable, Codable {
     public var currentUserParticipant: ShareParticipant?
     /// The share's URL: `{server}/share/{shortGUID}`.
     public var url: String?
+    /// In an update: fields to remove from the record (a Stratus extension).
+    public var clearedFields: [String]?
+    /// In an update: `true` removes the record's parent (a Stratus extension).
+    public var clearsParent: Bool?
 
     public init(
         recordName: String? = nil,

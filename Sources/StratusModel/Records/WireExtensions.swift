@@ -11,13 +11,17 @@ import Foundation
 ///   only to a client that asks.
 /// - `deletedRecordTypes`: a deleted record in a change feed names its `recordType`, as the
 ///   native framework's deletions do (CKWS tombstones name only the record).
+/// - `frameworkBatches`: a records/modify may carry as many operations as Apple's framework
+///   takes in one modify (``ServiceLimits/frameworkOperationsPerModify``, 400), so an atomic
+///   batch of that size commits whole; CKWS's own limit (200) holds for every other client.
 public struct WireExtensions: OptionSet, Sendable, Hashable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     public static let exactDates = WireExtensions(rawValue: 1 << 0)
     public static let deletedRecordTypes = WireExtensions(rawValue: 1 << 1)
-    public static let all: WireExtensions = [.exactDates, .deletedRecordTypes]
+    public static let frameworkBatches = WireExtensions(rawValue: 1 << 2)
+    public static let all: WireExtensions = [.exactDates, .deletedRecordTypes, .frameworkBatches]
 
     /// The request header that names them.
     public static let headerName = "X-Stratus-Extensions"
@@ -30,6 +34,7 @@ public struct WireExtensions: OptionSet, Sendable, Hashable {
             switch name.trimmingCharacters(in: .whitespaces) {
             case "exactDates": insert(.exactDates)
             case "deletedRecordTypes": insert(.deletedRecordTypes)
+            case "frameworkBatches": insert(.frameworkBatches)
             default: continue
             }
         }
@@ -40,6 +45,7 @@ public struct WireExtensions: OptionSet, Sendable, Hashable {
         var names: [String] = []
         if contains(.exactDates) { names.append("exactDates") }
         if contains(.deletedRecordTypes) { names.append("deletedRecordTypes") }
+        if contains(.frameworkBatches) { names.append("frameworkBatches") }
         return names.joined(separator: ",")
     }
 }

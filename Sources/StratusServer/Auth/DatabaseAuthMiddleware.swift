@@ -40,10 +40,12 @@ struct DatabaseAuthMiddleware: RouterMiddleware {
             )
         }
         var context = context
-        context.scope = RequestScope(
+        var scope = RequestScope(
             database: database, caller: caller, deviceID: request.headers[.deviceID],
             origin: "http://\(request.head.authority ?? "127.0.0.1")", apiToken: apiToken
         )
+        scope.extensions = WireExtensions(request)
+        context.scope = scope
         let deviceID = request.headers[.deviceID]
         context.facts.update { facts in
             facts.database = database

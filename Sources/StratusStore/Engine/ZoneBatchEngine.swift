@@ -132,7 +132,8 @@ package struct ZoneBatchEngine<Rows: BatchRows> {
                 record.parentName = write.parentName
             } else {
                 record.fields.merge(write.fields) { _, new in new }
-                record.parentName = write.parentName ?? record.parentName
+                for name in write.clearedFields { record.fields.removeValue(forKey: name) }
+                record.parentName = write.clearsParent ? nil : (write.parentName ?? record.parentName)
             }
             if record.parentName != oldParent { moves.append(ParentMove(name: record.name, from: oldParent, to: record.parentName)) }
             record.modified = stamp

@@ -25,7 +25,12 @@ package struct BatchOutline {
             saved.insert(write.name)
             deleted.remove(write.name)
             switch write.action {
-            case .save(replace: false): if let parent = write.parentName { parents[write.name] = .some(parent) }
+            case .save(replace: false):
+                if write.clearsParent {
+                    parents[write.name] = .some(nil)
+                } else if let parent = write.parentName {
+                    parents[write.name] = .some(parent)
+                }
             default: parents[write.name] = .some(write.parentName)
             }
         }

@@ -44,6 +44,10 @@ public struct RecordWrite: Sendable, Hashable {
     public var recordType: String?
     public var fields: [String: Field]
     public var parentName: String?
+    /// A merge (`save(replace: false)`) removes these fields from the record.
+    public var clearedFields: Set<String> = []
+    /// A merge removes the record's parent (`parentName` is then `nil`).
+    public var clearsParent = false
     /// When set, an existing record may be changed only if this user created it (the public
     /// database's Creator role); otherwise the write fails with ``WriteFailure/permissionDenied``.
     public var requiredCreator: String?
