@@ -66,13 +66,16 @@ extension PostgresStore: ShareStore {
     }
 
     public func sharedDatabaseChanges(
-        of user: String, container: String, environment: ContainerEnvironment, after seq: Int64, limit: Int
+        of user: String, container: String, environment: ContainerEnvironment, after seq: Int64, deletionsAfter: Int64?, limit: Int
     ) async throws(StoreError) -> SharedDatabaseChangePage {
         try await read { tx in
             let current = try await Self.currentSequence(in: tx)
             guard seq <= current else { throw StoreError(.tokenExpired) }
             let database = DatabaseKey(container: container, environment: environment, scope: .shared, owner: user)
             try await Self.checkHorizon(database, after: seq, in: tx)
+            let floor = deletionsAfter ?? current
+            // Each owner's zone name once, as the user sees it now: the entry of its latest
+            // incarnation in the user's feed (ids grow); a removed one only when it went after `floor`.
             let zones = try await tx.all("""
                 SELECT * FROM (
                     SELECT z.id, z.name, z.atomic, z.created_seq, z.last_seq, z.deleted_seq, z.compacted_below_seq,
@@ -80,7 +83,13 @@ extension PostgresStore: ShareStore {
                         CASE WHEN f.visible THEN greatest(f.seq, z.last_seq, coalesce(z.deleted_seq, 0)) ELSE f.seq END AS position
                     FROM shared_zone_feed f JOIN zones z ON z.id = f.zone_id
                     WHERE f.user_record_name = \(user) AND z.container = \(container) AND z.environment = \(environment.rawValue)
-                ) entries WHERE position > \(seq) ORDER BY position LIMIT \(limit + 1)
+                        AND NOT EXISTS (
+                            SELECT 1 FROM shared_zone_feed lf JOIN zones lz ON lz.id = lf.zone_id
+                            WHERE lf.user_record_name = f.user_record_name AND lz.container = z.container
+                                AND lz.environment = z.environment AND lz.scope = z.scope AND lz.owner = z.owner
+                                AND lz.name = z.name AND lz.id > z.id)
+                ) entries WHERE position > \(seq) AND ((visible AND deleted_seq IS NULL) OR position > \(floor))
+                ORDER BY position LIMIT \(limit + 1)
                 """) { row -> (SharedZone, Int64) in
                 let zone = try Self.zone(from: row)
                 let cells = row.makeRandomAccess()
@@ -91,7 +100,7 @@ extension PostgresStore: ShareStore {
                 )
                 return (shared, try cells[11].decode(Int64.self))
             }
-            return SharedDatabaseChangePage(entries: zones, limit: limit, after: seq, current: current)
+            return SharedDatabaseChangePage(entries: zones, limit: limit, after: seq, current: current, deletionsAfter: floor)
         }
     }
 

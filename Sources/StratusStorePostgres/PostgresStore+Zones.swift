@@ -117,22 +117,32 @@ extension PostgresStore {
         if let horizon, seq < horizon { throw StoreError(.tokenExpired) }
     }
 
-    public func databaseChanges(in database: DatabaseKey, after seq: Int64, limit: Int) async throws(StoreError) -> DatabaseChangePage {
+    public func databaseChanges(in database: DatabaseKey, after seq: Int64, deletionsAfter: Int64?, limit: Int)
+        async throws(StoreError) -> DatabaseChangePage
+    {
         try await read { tx in
             let current = try await Self.currentSequence(in: tx)
             guard seq <= current else { throw StoreError(.tokenExpired) }
             try await Self.checkHorizon(database, after: seq, in: tx)
+            let floor = deletionsAfter ?? current
+            // Each name once, as it is now: a live zone is its name's latest incarnation (ids
+            // grow); a deleted one is listed only when no later incarnation has the name.
             let zones = try await tx.all("""
                 SELECT \(unescaped: Self.zoneColumns) FROM zones
                 WHERE container = \(database.container) AND environment = \(database.environment.rawValue)
                     AND scope = \(database.scope.rawValue) AND owner = \(database.owner) AND feed_seq > \(seq)
+                    AND (deleted_seq IS NULL OR (deleted_seq > \(floor) AND NOT EXISTS (
+                        SELECT 1 FROM zones later
+                        WHERE later.container = zones.container AND later.environment = zones.environment
+                            AND later.scope = zones.scope AND later.owner = zones.owner AND later.name = zones.name
+                            AND later.id > zones.id)))
                 ORDER BY feed_seq LIMIT \(limit + 1)
                 """, Self.zone(from:))
             if zones.count > limit {
                 let page = Array(zones.prefix(limit))
-                return DatabaseChangePage(zones: page, throughSeq: page.last?.feedSeq ?? seq, moreComing: true)
+                return DatabaseChangePage(zones: page, throughSeq: page.last?.feedSeq ?? seq, moreComing: true, deletionsAfter: floor)
             }
-            return DatabaseChangePage(zones: zones, throughSeq: max(current, seq), moreComing: false)
+            return DatabaseChangePage(zones: zones, throughSeq: max(current, seq), moreComing: false, deletionsAfter: floor)
         }
     }
 

@@ -52,13 +52,16 @@ extension SQLiteStore: ShareStore {
     }
 
     public func sharedDatabaseChanges(
-        of user: String, container: String, environment: ContainerEnvironment, after seq: Int64, limit: Int
+        of user: String, container: String, environment: ContainerEnvironment, after seq: Int64, deletionsAfter: Int64?, limit: Int
     ) async throws(StoreError) -> SharedDatabaseChangePage {
         try await read { db in
             let current = try SQLiteStore.currentSequence(in: db)
             guard seq <= current else { throw StoreError(.tokenExpired) }
             let database = DatabaseKey(container: container, environment: environment, scope: .shared, owner: user)
             try SQLiteStore.checkHorizon(database, after: seq, in: db)
+            let floor = deletionsAfter ?? current
+            // Each owner's zone name once, as the user sees it now: the entry of its latest
+            // incarnation in the user's feed (ids grow); a removed one only when it went after `floor`.
             let rows = try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
@@ -69,17 +72,23 @@ extension SQLiteStore: ShareStore {
                                     AS position
                             FROM shared_zone_feed f JOIN zones z ON z.id = f.zone_id
                             WHERE f.user_record_name = ? AND z.container = ? AND z.environment = ?
-                        ) WHERE position > ? ORDER BY position LIMIT ?
+                                AND NOT EXISTS (
+                                    SELECT 1 FROM shared_zone_feed lf JOIN zones lz ON lz.id = lf.zone_id
+                                    WHERE lf.user_record_name = f.user_record_name AND lz.container = z.container
+                                        AND lz.environment = z.environment AND lz.scope = z.scope AND lz.owner = z.owner
+                                        AND lz.name = z.name AND lz.id > z.id)
+                        ) WHERE position > ? AND ((visible = 1 AND deleted_seq IS NULL) OR position > ?)
+                        ORDER BY position LIMIT ?
                         """
                 ),
-                arguments: [user, container, environment.rawValue, seq, limit + 1]
+                arguments: [user, container, environment.rawValue, seq, floor, limit + 1]
             )
             let zones = rows.map { row in
                 let zone = SQLiteStore.zone(from: row)
                 let visible: Bool = row[10]
                 return (SharedZone(zone: zone, owner: row[8], removed: !visible || zone.isDeleted, accessSeq: row[9]), row[11] as Int64)
             }
-            return SharedDatabaseChangePage(entries: zones, limit: limit, after: seq, current: current)
+            return SharedDatabaseChangePage(entries: zones, limit: limit, after: seq, current: current, deletionsAfter: floor)
         }
     }
 

@@ -129,28 +129,38 @@ extension SQLiteStore {
         if let horizon, seq < horizon { throw StoreError(.tokenExpired) }
     }
 
-    public func databaseChanges(in database: DatabaseKey, after seq: Int64, limit: Int) async throws(StoreError) -> DatabaseChangePage {
+    public func databaseChanges(in database: DatabaseKey, after seq: Int64, deletionsAfter: Int64?, limit: Int)
+        async throws(StoreError) -> DatabaseChangePage
+    {
         try await read { db in
             let current = try SQLiteStore.currentSequence(in: db)
             guard seq <= current else { throw StoreError(.tokenExpired) }
             try SQLiteStore.checkHorizon(database, after: seq, in: db)
+            let floor = deletionsAfter ?? current
+            // Each name once, as it is now: a live zone is its name's latest incarnation (ids
+            // grow); a deleted one is listed only when no later incarnation has the name.
             let zones = try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
                         SELECT \(SQLiteStore.zoneColumns) FROM zones
                         WHERE container = ? AND environment = ? AND scope = ? AND owner = ? AND feed_seq > ?
+                            AND (deleted_seq IS NULL OR (deleted_seq > ? AND NOT EXISTS (
+                                SELECT 1 FROM zones later
+                                WHERE later.container = zones.container AND later.environment = zones.environment
+                                    AND later.scope = zones.scope AND later.owner = zones.owner AND later.name = zones.name
+                                    AND later.id > zones.id)))
                         ORDER BY feed_seq LIMIT ?
                         """
                 ),
                 arguments: [
-                    database.container, database.environment.rawValue, database.scope.rawValue, database.owner, seq, limit + 1,
+                    database.container, database.environment.rawValue, database.scope.rawValue, database.owner, seq, floor, limit + 1,
                 ]
             ).map(SQLiteStore.zone(from:))
             if zones.count > limit {
                 let page = Array(zones.prefix(limit))
-                return DatabaseChangePage(zones: page, throughSeq: page.last?.feedSeq ?? seq, moreComing: true)
+                return DatabaseChangePage(zones: page, throughSeq: page.last?.feedSeq ?? seq, moreComing: true, deletionsAfter: floor)
             }
-            return DatabaseChangePage(zones: zones, throughSeq: max(current, seq), moreComing: false)
+            return DatabaseChangePage(zones: zones, throughSeq: max(current, seq), moreComing: false, deletionsAfter: floor)
         }
     }
 

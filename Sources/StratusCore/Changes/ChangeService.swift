@@ -3,6 +3,9 @@ import StratusStore
 
 /// changes/database, changes/zone and their older aliases zones/changes and records/changes.
 ///
+/// A database page lists each zone once, as it is now: with a token, a zone deleted and made
+/// again since is listed as changed, one deleted since as deleted; without one, no deletion.
+///
 /// A zone page holds the latest version of each record changed after the token, tombstones
 /// included, in sequence order; a token below the zone's compaction horizon is expired.
 ///
@@ -23,17 +26,22 @@ public struct ChangeService: Sendable {
         let database = try access.database(for: scope)
         try access.requireZones(in: database, "changes/database")
         let limit = try configuration.pageSize(request.resultsLimit)
+        // Without a token no deletion is listed (a zone that is gone is no change to a device
+        // that never saw it); a token continuing such a fetch keeps that floor.
         var after: Int64 = 0
+        var deletionsAfter: Int64?
         if let text = request.syncToken {
             guard let token = ChangeToken(encoded: text), token.kind == .database else {
                 throw CoreError.badRequest("syncToken is not a database change token")
             }
             after = token.sequence
+            deletionsAfter = token.deletionsAfter
         }
         do {
             if database.scope == .shared {
                 let page = try await store.sharedDatabaseChanges(
-                    of: database.owner, container: database.container, environment: database.environment, after: after, limit: limit
+                    of: database.owner, container: database.container, environment: database.environment, after: after,
+                    deletionsAfter: deletionsAfter, limit: limit
                 )
                 let zones = page.zones.map { shared in
                     Zone(
@@ -41,10 +49,10 @@ public struct ChangeService: Sendable {
                         deletionReason: shared.removed ? .deleted : nil
                     )
                 }
-                let token = ChangeToken(kind: .database, sequence: page.throughSeq).encoded
+                let token = ChangeToken(database: page.throughSeq, deletionsAfter: page.deletionsAfter).encoded
                 return DatabaseChangesResponse(zones: zones, syncToken: token, moreComing: page.moreComing)
             }
-            let page = try await store.databaseChanges(in: database, after: after, limit: limit)
+            let page = try await store.databaseChanges(in: database, after: after, deletionsAfter: deletionsAfter, limit: limit)
             // The default zone keeps no change history: it is never a database change.
             let zones = page.zones.filter { $0.name != ZoneID.defaultZoneName }.map { zone in
                 Zone(
@@ -52,7 +60,7 @@ public struct ChangeService: Sendable {
                     deletionReason: zone.deletionReason
                 )
             }
-            let token = ChangeToken(kind: .database, sequence: page.throughSeq).encoded
+            let token = ChangeToken(database: page.throughSeq, deletionsAfter: page.deletionsAfter).encoded
             return DatabaseChangesResponse(zones: zones, syncToken: token, moreComing: page.moreComing)
         } catch {
             throw CoreError(error)

@@ -17,7 +17,8 @@ public struct ChangeToken: Sendable, Hashable {
     static let version: UInt8 = 1
 
     public var kind: Kind
-    /// The store's identity of the zone incarnation (zone tokens), 0 for database tokens.
+    /// The store's identity of the zone incarnation (zone tokens). Database tokens keep
+    /// ``deletionsAfter`` here.
     public var zoneGeneration: Int64
     /// The global change sequence value the holder has seen everything up to.
     public var sequence: Int64
@@ -27,6 +28,17 @@ public struct ChangeToken: Sendable, Hashable {
         self.zoneGeneration = zoneGeneration
         self.sequence = sequence
     }
+
+    /// A database token through `sequence`. `deletionsAfter` is where a fetch without a token
+    /// started (it lists no deleted zone, and neither do the pages that continue it): kept only
+    /// while it is ahead of `sequence` — past it, it says nothing more (0, as every earlier token).
+    public init(database sequence: Int64, deletionsAfter: Int64) {
+        self.init(kind: .database, zoneGeneration: deletionsAfter > sequence ? deletionsAfter : 0, sequence: sequence)
+    }
+
+    /// A database token's floor for deleted zones: those that went at or before it are not
+    /// listed (0: every deletion after ``sequence``).
+    public var deletionsAfter: Int64 { kind == .database ? max(zoneGeneration, 0) : 0 }
 
     /// The opaque wire form.
     public var encoded: String {

@@ -43,9 +43,15 @@ public protocol RecordStore: Sendable {
     func changes(
         in zone: ZoneKey, generation: Int64?, after seq: Int64, recordTypes: [String]?, names: Set<String>?, shares: [String], limit: Int
     ) async throws(StoreError) -> ZoneChangePage
-    /// Zones of a database created, changed or deleted after `seq`.
+    /// Zones of a database created, changed or deleted after `seq`, each zone name once, as it
+    /// is now: a name deleted and made again after `seq` is its live zone, a name whose latest
+    /// incarnation went after `seq` is that deletion, and earlier incarnations are never listed.
+    /// A deleted zone is listed only when it went after `deletionsAfter` too; `nil` (a fetch
+    /// without a token) lists no deletion at all and answers the current sequence as the page's
+    /// ``DatabaseChangePage/deletionsAfter``, for the pages that continue it.
     /// - Throws: ``StoreError/Kind/tokenExpired`` when `seq` is ahead of the current sequence.
-    func databaseChanges(in database: DatabaseKey, after seq: Int64, limit: Int) async throws(StoreError) -> DatabaseChangePage
+    func databaseChanges(in database: DatabaseKey, after seq: Int64, deletionsAfter: Int64?, limit: Int)
+        async throws(StoreError) -> DatabaseChangePage
     /// The database feed's current position.
     func currentSequence() async throws(StoreError) -> Int64
     /// Drops the zone's tombstones and raises its compaction horizon to its current sequence.
@@ -63,6 +69,12 @@ extension RecordStore {
     /// Deletes a zone as its owner's app does (reason `deleted`).
     public func deleteZone(_ zone: ZoneKey) async throws(StoreError) -> StoredZone {
         try await deleteZone(zone, reason: .deleted)
+    }
+
+    /// Zones of a database created, changed or deleted after `seq`, every deletion after `seq`
+    /// included (a token's fetch).
+    public func databaseChanges(in database: DatabaseKey, after seq: Int64, limit: Int) async throws(StoreError) -> DatabaseChangePage {
+        try await databaseChanges(in: database, after: seq, deletionsAfter: 0, limit: limit)
     }
 
     /// Changes of a zone after `seq`, every record included.

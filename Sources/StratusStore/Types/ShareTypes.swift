@@ -137,22 +137,26 @@ public struct SharedDatabaseChangePage: Sendable, Hashable {
     public var zones: [SharedZone]
     public var throughSeq: Int64
     public var moreComing: Bool
+    /// Removed zones are listed only when they went after this sequence value (see
+    /// ``DatabaseChangePage/deletionsAfter``).
+    public var deletionsAfter: Int64
 
-    public init(zones: [SharedZone], throughSeq: Int64, moreComing: Bool) {
+    public init(zones: [SharedZone], throughSeq: Int64, moreComing: Bool, deletionsAfter: Int64 = 0) {
         self.zones = zones
         self.throughSeq = throughSeq
         self.moreComing = moreComing
+        self.deletionsAfter = deletionsAfter
     }
 
     /// A page of the shared-database feed from its entries read past `seq` in position order
     /// (at most `limit + 1`, each with its position): the first `limit`, and through where; the
     /// whole feed up to `current` when nothing more is coming.
-    package init(entries: [(SharedZone, Int64)], limit: Int, after seq: Int64, current: Int64) {
+    package init(entries: [(SharedZone, Int64)], limit: Int, after seq: Int64, current: Int64, deletionsAfter: Int64 = 0) {
         if entries.count > limit {
             let page = entries.prefix(limit)
-            self.init(zones: page.map(\.0), throughSeq: page.last?.1 ?? seq, moreComing: true)
+            self.init(zones: page.map(\.0), throughSeq: page.last?.1 ?? seq, moreComing: true, deletionsAfter: deletionsAfter)
         } else {
-            self.init(zones: entries.map(\.0), throughSeq: max(current, seq), moreComing: false)
+            self.init(zones: entries.map(\.0), throughSeq: max(current, seq), moreComing: false, deletionsAfter: deletionsAfter)
         }
     }
 }

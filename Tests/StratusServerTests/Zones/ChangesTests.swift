@@ -110,6 +110,51 @@ struct ChangesTests {
         }
     }
 
+    @Test("a zone deleted and made again is listed once, as it is now; without a token, no deletion")
+    func zonesOnceAsTheyAreNow() async throws {
+        try await TestServer.run { server in
+            func changes(_ token: String? = nil, limit: Int? = nil) async throws -> DatabaseChangesResponse {
+                try await server.call("changes/database", DatabaseChangesRequest(syncToken: token, resultsLimit: limit), expecting: DatabaseChangesResponse.self)
+            }
+            func delete(_ name: String) async throws {
+                _ = try await server.call(
+                    "zones/modify", ModifyZonesRequest(operations: [.init(.delete, ZoneID(zoneName: name))]), expecting: ZonesResponse.self
+                )
+            }
+            let start = try await changes().syncToken
+            for _ in 0..<3 {
+                try await server.createZone("Notes")
+                try await delete("Notes")
+            }
+            try await server.createZone("Notes")
+            try await server.createZone("Gone")
+            try await delete("Gone")
+
+            func ours(_ zones: [Zone]) -> [Zone] { zones.filter { ["Notes", "Gone"].contains($0.zoneID.zoneName) } }
+
+            // Four lives of Notes: one live entry; Gone never shows without a token.
+            let first = try await changes()
+            #expect(ours(first.zones).map(\.zoneID.zoneName) == ["Notes"] && first.zones.allSatisfy { $0.deleted == nil }, "\(first.zones)")
+            // Paged one zone at a time, the fetch lists no deletion either.
+            var paged = try await changes(limit: 1)
+            var pages = paged.zones
+            while paged.moreComing {
+                paged = try await changes(paged.syncToken, limit: 1)
+                pages += paged.zones
+            }
+            #expect(ours(pages).map(\.zoneID.zoneName) == ["Notes"] && pages.allSatisfy { $0.deleted == nil }, "\(pages)")
+            // Since a token: Notes made again is one change, Gone one deletion.
+            let since = ours(try await changes(start).zones)
+            #expect(since.map(\.zoneID.zoneName) == ["Notes", "Gone"], "\(since)")
+            #expect(since.map(\.deleted) == [nil, true])
+
+            try await delete("Notes")
+            let deleted = ours(try await changes(first.syncToken).zones)
+            #expect(deleted.map(\.zoneID.zoneName) == ["Notes"] && deleted.first?.deleted == true, "\(deleted)")
+            #expect(ours(try await changes().zones).isEmpty)
+        }
+    }
+
     @Test("after compaction an older token is expired; a fetch without a token still works")
     func tokenExpiryAfterCompaction() async throws {
         try await TestServer.run { server in
