@@ -29,4 +29,18 @@ import Testing
             #expect(!homeZones.contains(where: { $0.zoneID.zoneName == "Elsewhere" }))
         }
     }
+
+    /// A container the server does not have is `badContainer` (as Apple answers an unprovisioned
+    /// container), not `notAuthenticated`: nothing an app would tell its user to sign in for.
+    @Test func aContainerTheServerDoesNotHaveIsBadContainer() async throws {
+        try await StratusServerProcess.with { server in
+            let connection = try StratusConnection(devCredentials: server.credentials, account: "alice")
+            let unknown = CKContainer(identifier: "iCloud.com.example.NoSuchApp", connection: connection)
+            let zones = try await #require(throws: CKError.self) { try await unknown.privateCloudDatabase.allRecordZones() }
+            #expect(zones.code == .badContainer)
+            #expect(zones.localizedDescription.contains("iCloud.com.example.NoSuchApp"), "\(zones)")
+            let status = try await #require(throws: CKError.self) { try await unknown.accountStatus() }
+            #expect(status.code == .badContainer)
+        }
+    }
 }

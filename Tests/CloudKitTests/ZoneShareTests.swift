@@ -77,3 +77,39 @@ import Testing
         }
     }
 }
+
+/// A fetched zone names its zone-wide share (`CKRecordZone.share`), as Apple's framework sets it,
+/// so an app checks `zone.share` before making a second share of the zone — in the owner's
+/// private database and in the participant's shared one.
+@Suite struct ZoneShareReferenceTests {
+    @Test func aFetchedZoneNamesItsZoneWideShare() async throws {
+        try await StratusServerProcess.with { server in
+            let alice = try server.container("alice")
+            let bob = try server.container("bob")
+            let database = alice.privateCloudDatabase
+            let zoneID = CKRecordZone.ID(zoneName: "Family")
+            _ = try await database.save(CKRecordZone(zoneID: zoneID))
+            _ = try await database.save(CKRecordZone(zoneID: CKRecordZone.ID(zoneName: "Plain")))
+            #expect(try await database.recordZone(for: zoneID).share == nil, "no share yet")
+
+            let share = CKShare(recordZoneID: zoneID)
+            share.publicPermission = .readOnly
+            let (saves, _) = try await database.modifyRecords(saving: [share], deleting: [])
+            let saved = try #require(try saves[share.recordID]?.get() as? CKShare)
+
+            let looked = try await database.recordZone(for: zoneID)
+            #expect(looked.share?.recordID == share.recordID)
+            let listed = try await database.allRecordZones()
+            #expect(listed.first { $0.zoneID == zoneID }?.share?.recordID == share.recordID)
+            #expect(listed.first { $0.zoneID.zoneName == "Plain" }?.share == nil)
+
+            // The participant's shared database names it too, in the owner's zone.
+            let url = try #require(saved.url)
+            _ = try await bob.accept(try await bob.shareMetadata(for: url))
+            let shared = try await bob.sharedCloudDatabase.allRecordZones()
+            let family = try #require(shared.first { $0.zoneID.zoneName == "Family" })
+            #expect(family.share?.recordID.recordName == CKRecordNameZoneWideShare)
+            #expect(family.share?.recordID.zoneID == family.zoneID)
+        }
+    }
+}

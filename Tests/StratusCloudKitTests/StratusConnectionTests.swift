@@ -103,14 +103,30 @@ import Testing
 }
 
 /// `CKContainer.default()` is the container `STRATUS_CONTAINER` names, else the dev credentials
-/// file's default container, else the dev server's.
+/// file's default container; with neither it is no container at all (`badContainer`), never a
+/// demo one, and says what to set.
 @Suite struct DefaultContainerTests {
     @Test func theDefaultContainerFollowsTheEnvironment() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("credentials-\(UUID().uuidString).json")
         try Data(#"{"serverURL":"http://127.0.0.1:1","container":"iCloud.com.example.FromFile","environment":"development","apiToken":"a","adminToken":"b","accounts":[]}"#.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        #expect(CKContainer.defaultIdentifier(["STRATUS_CONTAINER": "iCloud.com.example.Named", "STRATUS_CREDENTIALS": file.path]) == "iCloud.com.example.Named")
-        #expect(CKContainer.defaultIdentifier(["STRATUS_CREDENTIALS": file.path]) == "iCloud.com.example.FromFile")
-        #expect(CKContainer.defaultIdentifier([:]) == "iCloud.com.example.TravelJournal")
+        #expect(try CKContainer.defaultIdentifier(["STRATUS_CONTAINER": "iCloud.com.example.Named", "STRATUS_CREDENTIALS": file.path]) == "iCloud.com.example.Named")
+        #expect(try CKContainer.defaultIdentifier(["STRATUS_CREDENTIALS": file.path]) == "iCloud.com.example.FromFile")
+    }
+
+    @Test func withoutAContainerOrCredentialsFileTheDefaultSaysWhatIsMissing() async throws {
+        let missing = try #require(throws: StratusConnectionError.self) { try CKContainer.defaultIdentifier([:]) }
+        #expect(missing.description.contains("STRATUS_CONTAINER") && missing.description.contains("STRATUS_CREDENTIALS"), "\(missing)")
+        let unreadable = try #require(throws: StratusConnectionError.self) {
+            try CKContainer.defaultIdentifier(["STRATUS_CREDENTIALS": "/nonexistent/credentials.json"])
+        }
+        #expect(unreadable.description.contains("/nonexistent/credentials.json"), "\(unreadable)")
+
+        let container = CKContainer.defaultContainer([:])
+        #expect(container.containerIdentifier == nil)
+        let zones = try await #require(throws: CKError.self) { try await container.privateCloudDatabase.allRecordZones() }
+        #expect(zones.code == .badContainer && zones.localizedDescription.contains("STRATUS_CONTAINER"), "\(zones)")
+        let status = try await #require(throws: CKError.self) { try await container.accountStatus() }
+        #expect(status.code == .badContainer)
     }
 }

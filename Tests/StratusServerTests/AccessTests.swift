@@ -30,7 +30,6 @@ struct AccessTests {
                 "\(base)",
                 "\(base)?ckAPIToken=\(String(repeating: "0", count: 64))",
                 "\(base)?ckAPIToken=\(apiToken)&ckWebAuthToken=not-a-real-token",
-                "/database/1/iCloud.com.example.Other/development/private/zones/list?ckAPIToken=\(apiToken)",
                 "/database/1/\(server.credentials.container)/production/private/zones/list?ckAPIToken=\(apiToken)",
             ]
             for uri in cases {
@@ -38,6 +37,18 @@ struct AccessTests {
                 #expect(response.status.code == 401, "\(uri)")
                 #expect(response.errorBody?.serverErrorCode == .authenticationFailed, "\(uri)")
             }
+        }
+    }
+
+    @Test("a container the server does not have is BAD_REQUEST with ckErrorCode 5 (badContainer), not a sign-in matter")
+    func unknownContainer() async throws {
+        try await TestServer.run { server in
+            let uri = "/database/1/iCloud.com.example.Other/development/private/zones/list?ckAPIToken=\(server.credentials.apiToken)"
+            let response = try await server.client.execute(uri: uri, method: .get, headers: [:], body: nil)
+            #expect(response.status.code == 400, "\(response.text)")
+            #expect(response.errorBody?.serverErrorCode == .badRequest, "\(response.text)")
+            #expect(response.errorBody?.ckErrorCode == CKErrorCodeNumber.badContainer, "\(response.text)")
+            #expect(response.errorBody?.reason.contains("no container 'iCloud.com.example.Other'") == true, "\(response.text)")
         }
     }
 

@@ -16,12 +16,14 @@ public enum CKAccountStatus: Int, Sendable, Hashable {
 /// participants and metadata, and accepting shares. Its account is the connection's: the
 /// environment's (``StratusConnection/fromEnvironment()``) unless one is given.
 public final class CKContainer: NSObject, Sendable {
+    /// The container's identifier; `nil` for a ``default()`` container the environment named none for.
     public let containerIdentifier: String?
     /// The connection requests go through; `nil` when the environment named no credentials
     /// (then ``accountStatus()`` is `.noAccount` and every call fails with `notAuthenticated`).
     public let connection: StratusConnection?
     let transport: CKWSTransport?
-    private let failure: String?
+    /// Why there is no transport: no credentials (`notAuthenticated`), or no container (`badContainer`).
+    private let failure: CKError?
     private let memory = Mutex(Memory())
 
     /// The databases handed out (the same objects on every access, as Apple's) and the user the
@@ -36,7 +38,7 @@ public final class CKContainer: NSObject, Sendable {
         do {
             self.init(identifier: identifier, connection: try StratusConnection.fromEnvironment())
         } catch {
-            self.init(identifier: identifier, connection: nil, failure: "\(error)")
+            self.init(identifier: identifier, connection: nil, failure: CKError(.notAuthenticated, "no Stratus credentials: \(error)"))
         }
     }
 
@@ -47,30 +49,51 @@ public final class CKContainer: NSObject, Sendable {
         self.init(identifier: identifier, connection: connection, failure: nil)
     }
 
-    private init(identifier: String, connection: StratusConnection?, failure: String?) {
+    private init(identifier: String?, connection: StratusConnection?, failure: CKError?) {
         self.containerIdentifier = identifier
         self.connection = connection
-        self.transport = connection?.transport(container: identifier)
+        self.transport = identifier.flatMap { identifier in connection?.transport(container: identifier) }
         self.failure = failure
     }
 
     /// The app's default container, as the environment's account: the one `STRATUS_CONTAINER`
-    /// names, else the default container of the dev credentials file `STRATUS_CREDENTIALS` names,
-    /// else the dev server's `iCloud.com.example.TravelJournal`.
+    /// names, else the default container of the dev credentials file `STRATUS_CREDENTIALS` names.
+    /// With neither (as an app without a CloudKit container), every call fails with
+    /// `badContainer`, saying what to set.
     public static func `default`() -> CKContainer {
-        CKContainer(identifier: defaultIdentifier(ProcessInfo.processInfo.environment))
+        defaultContainer(ProcessInfo.processInfo.environment)
+    }
+
+    /// The default container an environment names (``default()``).
+    static func defaultContainer(_ variables: [String: String]) -> CKContainer {
+        do {
+            let identifier = try defaultIdentifier(variables)
+            do {
+                return CKContainer(identifier: identifier, connection: try StratusConnection.fromEnvironment(variables))
+            } catch {
+                return CKContainer(identifier: identifier, connection: nil, failure: CKError(.notAuthenticated, "no Stratus credentials: \(error)"))
+            }
+        } catch {
+            return CKContainer(identifier: nil, connection: nil, failure: CKError(.badContainer, "\(error)"))
+        }
     }
 
     /// The default container's identifier in an environment (``default()``).
-    static func defaultIdentifier(_ variables: [String: String]) -> String {
+    /// - Throws: ``StratusConnectionError`` saying what is missing when the environment names
+    ///   none, or the credentials file cannot be read.
+    static func defaultIdentifier(_ variables: [String: String]) throws(StratusConnectionError) -> String {
         if let named = variables["STRATUS_CONTAINER"], !named.isEmpty { return named }
-        if let file = variables["STRATUS_CREDENTIALS"], !file.isEmpty,
-            let data = try? Data(contentsOf: URL(fileURLWithPath: file)),
-            let credentials = try? JSONDecoder().decode(DevCredentials.self, from: data)
-        {
-            return credentials.container
+        guard let file = variables["STRATUS_CREDENTIALS"], !file.isEmpty else {
+            throw StratusConnectionError(
+                "no default container: set STRATUS_CONTAINER to the container's identifier, or STRATUS_CREDENTIALS to a credentials "
+                    + "file (`stratus serve --dev` writes one; `stratus exec -- CMD` sets both)"
+            )
         }
-        return "iCloud.com.example.TravelJournal"
+        do {
+            return try JSONDecoder().decode(DevCredentials.self, from: Data(contentsOf: URL(fileURLWithPath: file))).container
+        } catch {
+            throw StratusConnectionError("no default container: cannot read the credentials file STRATUS_CREDENTIALS names (\(file)): \(error)")
+        }
     }
 
     public var privateCloudDatabase: CKDatabase { database(with: .private) }
@@ -99,11 +122,17 @@ public final class CKContainer: NSObject, Sendable {
         if changed { NotificationCenter.default.post(name: .CKAccountChanged, object: self) }
     }
 
-    /// The transport, or `notAuthenticated` when there are no credentials.
+    /// What names this container within the process, whichever `CKContainer` object stands for
+    /// it (`CKContainer.default()` made twice is one container): its server, identifier,
+    /// environment and account. What the process remembers for a container is kept under it.
+    var processKey: String {
+        "\(transport?.baseURL ?? containerIdentifier ?? "")|\(transport?.webAuthToken ?? "")"
+    }
+
+    /// The transport, or `notAuthenticated` when there are no credentials (`badContainer` when
+    /// there is no container).
     func requireTransport() throws(CKError) -> CKWSTransport {
-        guard let transport else {
-            throw CKError(.notAuthenticated, "no Stratus credentials: \(failure ?? "none given")")
-        }
+        guard let transport else { throw failure ?? CKError(.notAuthenticated, "no Stratus credentials: none given") }
         return transport
     }
 
@@ -130,6 +159,8 @@ public final class CKContainer: NSObject, Sendable {
     /// `.available` when an account is signed in, `.noAccount` when none is (or its token was
     /// revoked or expired).
     public func accountStatus() async throws -> CKAccountStatus {
+        // No container is no account question: the app's configuration is wrong.
+        if let failure, failure.code == .badContainer { throw failure }
         guard transport?.webAuthToken != nil else {
             noteAccount(nil)
             return .noAccount

@@ -35,10 +35,13 @@ public final class CKRecordZone: NSObject, NSSecureCoding, Sendable {
     /// The database's default zone.
     public static func `default`() -> CKRecordZone { CKRecordZone(zoneID: .default) }
 
+    /// A zone the server sent, as `id`; its zone-wide share from the `zoneShares` extension.
     init(wire zone: Zone, id: ID) {
         self.zoneID = id
         self.capabilities = zone.zoneID.isDefaultZone ? [] : [.fetchChanges, .atomic, .sharing, .zoneWideSharing]
-        self.share = nil
+        self.share = zone.share.map { pointer in
+            CKRecord.Reference(recordID: CKRecord.ID(recordName: pointer.recordName, zoneID: ID.resolving(pointer.zoneID, in: id)), action: .none)
+        }
     }
 
     public static var supportsSecureCoding: Bool { true }

@@ -16,7 +16,8 @@ public struct IdentityService: Sendable {
     /// - Throws: `AUTHENTICATION_FAILED` (401) for a missing or unknown API token, one of another
     ///   container or environment, a browser origin the token does not allow, or an unknown web
     ///   auth token; `AUTHENTICATION_REQUIRED` (421, with `redirectURL`) for a private or shared
-    ///   database without a web auth token, or an expired one.
+    ///   database without a web auth token, or an expired one; `BAD_REQUEST` with `ckErrorCode` 5
+    ///   (`CKError.badContainer`) for a container the server does not have.
     public func authenticate(
         apiToken: String?, webAuthToken: String?, origin: String? = nil, for database: DatabaseRef
     ) async throws(CoreError) -> Caller {
@@ -28,7 +29,7 @@ public struct IdentityService: Sendable {
             // Only on the way out: say which of container and token is wrong.
             let known: Bool
             do { known = try await store.containerExists(database.container) } catch { throw CoreError(error) }
-            guard known else { throw CoreError(.authenticationFailed, "no container '\(database.container)' on this server") }
+            guard known else { throw CoreError.unknownContainer(database.container) }
             throw CoreError(.authenticationFailed, "invalid ckAPIToken for \(database.container) (\(database.environment.rawValue))")
         }
         if let origin, !granted.settings.allowedOrigins.isEmpty,

@@ -56,6 +56,10 @@ public struct ServerKeys: Sendable {
         let key: StoredServerKey?
         do { key = try await store.serverKey(id: keyID) } catch { throw CoreError(error) }
         guard let key, key.container == database.container, key.environment == database.environment else {
+            // Only on the way out: say when it is the container the server does not have.
+            let known: Bool
+            do { known = try await store.containerExists(database.container) } catch { throw CoreError(error) }
+            guard known else { throw CoreError.unknownContainer(database.container) }
             throw CoreError(.authenticationFailed, "unknown server-to-server key ID for \(database.container) (\(database.environment.rawValue))")
         }
         guard let signedAt = Self.parse(date) else {

@@ -47,6 +47,12 @@ public struct CoreError: Error, Sendable, Hashable, CustomStringConvertible {
         ckErrorCode: CKErrorCodeNumber.changeTokenExpired
     )
 
+    /// A request for a container the server does not have (CKError.badContainer): a
+    /// `BAD_REQUEST`, as CKWS documents no code for it, that says so.
+    public static func unknownContainer(_ container: String) -> CoreError {
+        CoreError(.badRequest, "no container '\(container)' on this server", ckErrorCode: CKErrorCodeNumber.badContainer)
+    }
+
     /// A request over a size or count limit (CKError.limitExceeded): the client splits it.
     public static func limitExceeded(_ reason: String) -> CoreError {
         CoreError(.badRequest, "limit exceeded: " + reason, ckErrorCode: CKErrorCodeNumber.limitExceeded)

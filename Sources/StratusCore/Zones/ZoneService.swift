@@ -14,25 +14,34 @@ public struct ZoneService: Sendable {
     let push: PushDispatcher
 
     /// Every zone of the database with its current sync token (the default zone included).
-    public func list(scope: RequestScope) async throws(CoreError) -> ZonesResponse {
+    /// `zoneShares`: each zone names its zone-wide share (``WireExtensions/zoneShares``).
+    public func list(scope: RequestScope, zoneShares: Bool = false) async throws(CoreError) -> ZonesResponse {
         let database = try access.database(for: scope)
         do {
-            if database.scope == .shared { return ZonesResponse(zones: try await sharedZones(of: database).map { .success($0) }) }
+            if database.scope == .shared {
+                return ZonesResponse(zones: try await sharedZones(of: database, zoneShares: zoneShares).map { .success($0) })
+            }
             try await defaultZones.ensure(in: database)
-            let zones = try await store.zones(in: database)
-            return ZonesResponse(zones: zones.map { .success(wireZone($0, in: database)) })
+            var zones: [ZoneResult] = []
+            for zone in try await store.zones(in: database) {
+                var wire = wireZone(zone, in: database)
+                if zoneShares { wire.share = try await zoneWideShare(of: ZoneKey(database: database, name: zone.name), as: wire.zoneID) }
+                zones.append(.success(wire))
+            }
+            return ZonesResponse(zones: zones)
         } catch {
             throw CoreError(error)
         }
     }
 
-    /// The named zones; an unknown one is a `ZONE_NOT_FOUND` entry.
-    public func lookup(_ request: LookupZonesRequest, scope: RequestScope) async throws(CoreError) -> ZonesResponse {
+    /// The named zones; an unknown one is a `ZONE_NOT_FOUND` entry. `zoneShares`: each zone
+    /// names its zone-wide share (``WireExtensions/zoneShares``).
+    public func lookup(_ request: LookupZonesRequest, scope: RequestScope, zoneShares: Bool = false) async throws(CoreError) -> ZonesResponse {
         let database = try access.database(for: scope)
         try configuration.checkCount(request.zones.count, of: "zones")
         do {
             if database.scope == .shared {
-                let shared = try await sharedZones(of: database)
+                let shared = try await sharedZones(of: database, zoneShares: zoneShares)
                 return ZonesResponse(zones: request.zones.map { zoneID in
                     guard let zone = shared.first(where: { $0.zoneID.zoneName == zoneID.zoneName && $0.zoneID.ownerRecordName == zoneID.ownerRecordName })
                     else { return .failure(ZoneError(zoneID: zoneID, serverErrorCode: .zoneNotFound, reason: "Zone not found")) }
@@ -47,7 +56,9 @@ public struct ZoneService: Sendable {
                     results.append(.failure(ZoneError(zoneID: zoneID, missing)))
                     continue
                 }
-                results.append(.success(wireZone(zone, in: database)))
+                var wire = wireZone(zone, in: database)
+                if zoneShares { wire.share = try await zoneWideShare(of: key, as: wire.zoneID) }
+                results.append(.success(wire))
             }
             return ZonesResponse(zones: results)
         } catch {
@@ -108,15 +119,32 @@ public struct ZoneService: Sendable {
         return ZonesResponse(zones: results)
     }
 
-    /// The live zones shared with the caller, named with their owners.
-    private func sharedZones(of database: DatabaseKey) async throws(StoreError) -> [Zone] {
-        try await store.sharedZones(of: database.owner, container: database.container, environment: database.environment).map { shared in
-            Zone(
+    /// The live zones shared with the caller, named with their owners (with their zone-wide
+    /// shares when `zoneShares`).
+    private func sharedZones(of database: DatabaseKey, zoneShares: Bool) async throws(StoreError) -> [Zone] {
+        var zones: [Zone] = []
+        for shared in try await store.sharedZones(of: database.owner, container: database.container, environment: database.environment) {
+            var zone = Zone(
                 zoneID: ZoneID(zoneName: shared.zone.name, ownerRecordName: shared.owner),
                 syncToken: ChangeToken(kind: .zone, zoneGeneration: shared.zone.id, sequence: shared.zone.lastSeq).encoded,
                 atomic: shared.zone.atomic
             )
+            if zoneShares {
+                let ownerDatabase = DatabaseKey(container: database.container, environment: database.environment, scope: .private, owner: shared.owner)
+                zone.share = try await zoneWideShare(of: ZoneKey(database: ownerDatabase, name: shared.zone.name), as: zone.zoneID)
+            }
+            zones.append(zone)
         }
+        return zones
+    }
+
+    /// The zone's zone-wide share (the live `cloudkit.zoneshare` record), pointed at in the
+    /// zone's own terms; `nil` when it has none. A zone holds either one zone-wide share or
+    /// hierarchy shares, so a participant who sees the zone takes part in it.
+    private func zoneWideShare(of key: ZoneKey, as zoneID: ZoneID) async throws(StoreError) -> RecordPointer? {
+        guard key.name != ZoneID.defaultZoneName else { return nil }
+        guard let share = try await store.records(named: [ShareNames.zoneWideShare], in: key).first ?? nil else { return nil }
+        return RecordPointer(recordName: share.name, zoneID: zoneID)
     }
 
     /// A zone operation in the shared database: deleting a shared zone leaves every share of it

@@ -76,6 +76,9 @@ public struct ServerErrorCode: RawRepresentable, Sendable, Hashable, Codable, Cu
 
 /// The native `CKError.Code` numbers Stratus adds (as `ckErrorCode`) where the web code alone is ambiguous.
 public enum CKErrorCodeNumber {
+    /// `CKError.Code.badContainer`: the server has no container of that identifier (sent with
+    /// `BAD_REQUEST`: CloudKit Web Services documents no code for it).
+    public static let badContainer = 5
     /// `CKError.Code.changeTokenExpired`: refetch from no token.
     public static let changeTokenExpired = 21
     /// `CKError.Code.limitExceeded`: the request (or record) is too large; split it and retry.

@@ -14,6 +14,9 @@ import Foundation
 /// - `frameworkBatches`: a records/modify may carry as many operations as Apple's framework
 ///   takes in one modify (``ServiceLimits/frameworkOperationsPerModify``, 400), so an atomic
 ///   batch of that size commits whole; CKWS's own limit (200) holds for every other client.
+/// - `zoneShares`: a zone dictionary of zones/list and zones/lookup names the zone's zone-wide
+///   share (`share`: `{ recordName: "cloudkit.zoneshare", zoneID }`), as the native framework's
+///   `CKRecordZone.share` does (CKWS's zone dictionary carries no share).
 public struct WireExtensions: OptionSet, Sendable, Hashable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
@@ -21,7 +24,8 @@ public struct WireExtensions: OptionSet, Sendable, Hashable {
     public static let exactDates = WireExtensions(rawValue: 1 << 0)
     public static let deletedRecordTypes = WireExtensions(rawValue: 1 << 1)
     public static let frameworkBatches = WireExtensions(rawValue: 1 << 2)
-    public static let all: WireExtensions = [.exactDates, .deletedRecordTypes, .frameworkBatches]
+    public static let zoneShares = WireExtensions(rawValue: 1 << 3)
+    public static let all: WireExtensions = [.exactDates, .deletedRecordTypes, .frameworkBatches, .zoneShares]
 
     /// The request header that names them.
     public static let headerName = "X-Stratus-Extensions"
@@ -35,6 +39,7 @@ public struct WireExtensions: OptionSet, Sendable, Hashable {
             case "exactDates": insert(.exactDates)
             case "deletedRecordTypes": insert(.deletedRecordTypes)
             case "frameworkBatches": insert(.frameworkBatches)
+            case "zoneShares": insert(.zoneShares)
             default: continue
             }
         }
@@ -46,6 +51,7 @@ public struct WireExtensions: OptionSet, Sendable, Hashable {
         if contains(.exactDates) { names.append("exactDates") }
         if contains(.deletedRecordTypes) { names.append("deletedRecordTypes") }
         if contains(.frameworkBatches) { names.append("frameworkBatches") }
+        if contains(.zoneShares) { names.append("zoneShares") }
         return names.joined(separator: ",")
     }
 }

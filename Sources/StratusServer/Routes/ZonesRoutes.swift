@@ -2,7 +2,8 @@ import Hummingbird
 import StratusCore
 import StratusModel
 
-/// `zones/list`, `zones/lookup`, `zones/modify`.
+/// `zones/list`, `zones/lookup`, `zones/modify`. A client asking for `zoneShares`
+/// (`X-Stratus-Extensions`) gets each listed or looked-up zone's zone-wide share.
 struct ZonesRoutes {
     let zones: ZoneService
 
@@ -18,12 +19,12 @@ struct ZonesRoutes {
     }
 
     @Sendable private func list(_ request: Request, context: DatabaseContext) async throws -> some ResponseGenerator {
-        WireAnswer(try await zones.list(scope: context.scope))
+        WireAnswer(try await zones.list(scope: context.scope, zoneShares: WireExtensions(request).contains(.zoneShares)))
     }
 
     @Sendable private func lookup(_ request: Request, context: DatabaseContext) async throws -> some ResponseGenerator {
         let body = try await request.decode(as: LookupZonesRequest.self, context: context)
-        return WireAnswer(try await zones.lookup(body, scope: context.scope))
+        return WireAnswer(try await zones.lookup(body, scope: context.scope, zoneShares: WireExtensions(request).contains(.zoneShares)))
     }
 
     @Sendable private func modify(_ request: Request, context: DatabaseContext) async throws -> some ResponseGenerator {

@@ -78,4 +78,33 @@ struct WireExtensionsTests {
             #expect(asked["recordType"] as? String == "Visit" && asked["deleted"] as? Bool == true, "\(asked)")
         }
     }
+
+    @Test("a zone names its zone-wide share only to a client that asks (zoneShares)")
+    func zoneShares() async throws {
+        try await TestServer.run { server in
+            try await server.createZone("Family")
+            try await server.createZone("Plain")
+            _ = try await server.modify(
+                [TestServer.createShare(ShareNames.zoneWideShare, root: nil, participants: [server.invite("bob", .readOnly)])], zone: "Family"
+            )
+            let asking: HTTPFields = [HTTPField.Name(WireExtensions.headerName)!: "zoneShares"]
+            func zone(_ name: String, _ answer: (status: Int, body: [String: Any])) -> [String: Any] {
+                items(answer.body, "zones").first { ($0["zoneID"] as? [String: Any])?["zoneName"] as? String == name } ?? [:]
+            }
+            let lookup = #"{"zones":[{"zoneName":"Family"},{"zoneName":"Plain"}]}"#
+            let plainList = try await server.json("zones/list", "{}")
+            let plainLookup = try await server.json("zones/lookup", lookup)
+            for plain in [plainList, plainLookup] {
+                #expect(plain.status == 200 && Set(zone("Family", plain).keys) == ["zoneID", "syncToken", "atomic"], "\(plain.body)")
+            }
+            let askedList = try await server.json("zones/list", "{}", headers: asking)
+            let askedLookup = try await server.json("zones/lookup", lookup, headers: asking)
+            for asked in [askedList, askedLookup] {
+                let share = zone("Family", asked)["share"] as? [String: Any]
+                #expect(share?["recordName"] as? String == ShareNames.zoneWideShare, "\(asked.body)")
+                #expect((share?["zoneID"] as? [String: Any])?["zoneName"] as? String == "Family", "\(asked.body)")
+                #expect(zone("Plain", asked)["share"] == nil, "\(asked.body)")
+            }
+        }
+    }
 }
