@@ -4,7 +4,8 @@ import Testing
 
 /// A device sends on what it last fetched while another device has changed the server:
 /// - the zone was deleted: the save fails with `zoneNotFound`; as Apple's sample app does, the
-///   delegate queues `.saveZone` and the `.saveRecord` again, and the next send recreates both;
+///   delegate queues `.saveZone` and the `.saveRecord` again: the zone goes in the same send (a
+///   zone added during a send goes first, as Apple's engine sends it), the record in the next;
 /// - the record was deleted: the save (carrying the old change tag) fails with `unknownItem`, as
 ///   CloudKit answers an update of a deleted record; the delegate creates the record again.
 @Suite struct SyncEngineFailedSaveRecoveryTests {
@@ -29,7 +30,10 @@ import Testing
             #expect(error.code == .partialFailure)
             #expect((error.partialErrorsByItemID?[id] as? CKError)?.code == .zoneNotFound)
             #expect(await tablet.failedSaves.map(\.code) == [.zoneNotFound])
-            #expect(await tablet.engine.state.pendingDatabaseChanges == [.saveZone(CKRecordZone(zoneID: notesZone))])
+            // The zone queued during the send goes in the same pass, as Apple's engine sends it;
+            // the record, attempted once in this pass, waits for the next.
+            #expect(await tablet.engine.state.pendingDatabaseChanges.isEmpty)
+            _ = try await db.recordZone(for: notesZone)
             #expect(await tablet.engine.state.pendingRecordZoneChanges == [.saveRecord(id)])
 
             try await tablet.send()

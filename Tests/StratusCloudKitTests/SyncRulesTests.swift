@@ -27,7 +27,7 @@ import Testing
         #expect(SyncRules.verdict(forChange: Self.error(code), now: Self.now) == .answered)
     }
 
-    @Test(arguments: [CKError.Code.notAuthenticated, .accountTemporarilyUnavailable, .operationCancelled])
+    @Test(arguments: [CKError.Code.notAuthenticated, .accountTemporarilyUnavailable, .operationCancelled, .batchRequestFailed])
     func aChangeRefusedForTheAccountOrACancellationStaysPending(code: CKError.Code) {
         #expect(SyncRules.retriesItself(Self.error(code)))
         #expect(SyncRules.verdict(forChange: Self.error(code), now: Self.now) == .keptPending)
@@ -51,24 +51,26 @@ import Testing
 
     // MARK: - A request failing as a whole
 
-    @Test func aRequestTooLargeIsSplitUnlessAtomicOrSingle() {
+    /// No change leaves the list for a size: a request too large is split, an atomic one too;
+    /// only a single change too large on its own is refused (the record is too large).
+    @Test func aRequestTooLargeIsSplitAtomicOrNotUnlessSingle() {
         let tooLarge = Self.error(.limitExceeded)
-        #expect(SyncRules.verdict(forRequest: tooLarge, changes: 10, atomic: false, now: Self.now) == .split)
-        #expect(SyncRules.verdict(forRequest: tooLarge, changes: 10, atomic: true, now: Self.now) == .refuseEach)
-        #expect(SyncRules.verdict(forRequest: tooLarge, changes: 1, atomic: false, now: Self.now) == .refuseEach)
+        #expect(SyncRules.verdict(forRequest: tooLarge, changes: 10, now: Self.now) == .split)
+        #expect(SyncRules.verdict(forRequest: tooLarge, changes: 2, now: Self.now) == .split)
+        #expect(SyncRules.verdict(forRequest: tooLarge, changes: 1, now: Self.now) == .refuseEach)
     }
 
     @Test func aRefusedTokenKeepsEveryChangeAndChecksTheAccountBeforeTheNextSend() {
-        #expect(SyncRules.verdict(forRequest: Self.error(.notAuthenticated), changes: 3, atomic: false, now: Self.now) == .keptPending(retryAt: nil, checkAccount: true))
+        #expect(SyncRules.verdict(forRequest: Self.error(.notAuthenticated), changes: 3, now: Self.now) == .keptPending(retryAt: nil, checkAccount: true))
     }
 
     @Test func aFailedRequestKeepsEveryChangeRetryingATransientOneAfterItsWait() {
         #expect(
-            SyncRules.verdict(forRequest: Self.error(.serviceUnavailable, retryAfter: 3), changes: 3, atomic: false, now: Self.now)
+            SyncRules.verdict(forRequest: Self.error(.serviceUnavailable, retryAfter: 3), changes: 3, now: Self.now)
                 == .keptPending(retryAt: Self.now.addingTimeInterval(3), checkAccount: false)
         )
         for code in [CKError.Code.internalError, .serverRejectedRequest, .operationCancelled, .permissionFailure] {
-            #expect(SyncRules.verdict(forRequest: Self.error(code), changes: 3, atomic: true, now: Self.now) == .keptPending(retryAt: nil, checkAccount: false))
+            #expect(SyncRules.verdict(forRequest: Self.error(code), changes: 3, now: Self.now) == .keptPending(retryAt: nil, checkAccount: false))
         }
     }
 

@@ -10,6 +10,10 @@ final class SyncSchedule: Sendable {
         var listener: Task<Void, Never>?
         var scheduled: [UUID: Task<Void, Never>] = [:]
         var stopped = false
+        /// The automatic work whose retry is waiting (one of each kind at a time).
+        var waitingRetries: Set<SyncRules.AutomaticWork> = []
+        /// How many times in a row each kind of automatic work failed.
+        var failures: [SyncRules.AutomaticWork: Int] = [:]
     }
 
     private let tasks = Mutex(Tasks())
@@ -29,6 +33,32 @@ final class SyncSchedule: Sendable {
             }
             if tasks.stopped { task.cancel() } else { tasks.scheduled[id] = task }
         }
+    }
+
+    /// Runs `work` as a task of its own unless a retry of `kind` is already waiting (failures
+    /// meanwhile do not pile up retries); `work` calls ``retryStarted(_:)`` when its wait is over.
+    func scheduleRetry(_ kind: SyncRules.AutomaticWork, _ work: @escaping @Sendable () async -> Void) {
+        let claimed = tasks.withLock { tasks in tasks.waitingRetries.insert(kind).inserted }
+        if claimed { schedule(work) }
+    }
+
+    /// A retry of `kind` stopped waiting: the next failure may schedule another.
+    func retryStarted(_ kind: SyncRules.AutomaticWork) {
+        tasks.withLock { tasks in _ = tasks.waitingRetries.remove(kind) }
+    }
+
+    /// Counts a failure of `kind`; answers how many in a row (this one included).
+    func countFailure(_ kind: SyncRules.AutomaticWork) -> Int {
+        tasks.withLock { tasks -> Int in
+            let count = tasks.failures[kind, default: 0] + 1
+            tasks.failures[kind] = count
+            return count
+        }
+    }
+
+    /// `kind` succeeded: its next failure is the first in a row again.
+    func countSuccess(_ kind: SyncRules.AutomaticWork) {
+        tasks.withLock { tasks in tasks.failures[kind] = nil }
     }
 
     private func finished(_ id: UUID) {
@@ -90,11 +120,70 @@ extension CKSyncEngine {
         }
     }
 
+    /// A fetch now; one that fails is tried again after a back-off (``fetchAutomatically()``).
     func scheduleFetch() {
         let weakEngine = WeakEngine(self)
         schedule.schedule {
             guard !Task.isCancelled, let engine = weakEngine.engine else { return }
-            try? await engine.fetchChanges(FetchChangesOptions(), reason: .scheduled)
+            await engine.fetchAutomatically()
+        }
+    }
+
+    /// Fetches; a failure (no network at launch, a server restarting, no account yet) tries
+    /// again after ``SyncRules/retryDelay(after:attempt:)`` on the engine's clock, until a fetch
+    /// succeeds. A fetch the app started reports its failure to the app instead.
+    func fetchAutomatically() async {
+        do {
+            try await fetchChanges(FetchChangesOptions(), reason: .scheduled)
+            schedule.countSuccess(.fetch)
+        } catch {
+            guard !Task.isCancelled else { return }
+            let delay = SyncRules.retryDelay(after: CKError.wrapping(error), attempt: schedule.countFailure(.fetch))
+            retry(.fetch, after: delay) { engine in await engine.fetchAutomatically() }
+        }
+    }
+
+    /// Saves the database subscription apart from a fetch — after a fetch could not, so a first
+    /// launch offline subscribes once the server answers — tried again after a back-off until
+    /// it is saved.
+    func subscribeAutomatically() async {
+        do {
+            try await gate.run {
+                if !self.accountChecked.isSet { try await self.checkAccount() }
+                try await self.ensureSubscription()
+            }
+            schedule.countSuccess(.subscription)
+        } catch {
+            guard !Task.isCancelled else { return }
+            let delay = SyncRules.retryDelay(after: CKError.wrapping(error), attempt: schedule.countFailure(.subscription))
+            retry(.subscription, after: delay) { engine in await engine.subscribeAutomatically() }
+        }
+    }
+
+    /// After a send: when it kept changes pending for a reason no retry time covers, an
+    /// automatic engine sends again after ``SyncRules/resendDelay(keptPending:failures:)``
+    /// instead of waiting for the next `add` or a relaunch.
+    func sendEnded(keptPending: Bool) {
+        guard keptPending else {
+            schedule.countSuccess(.send)
+            return
+        }
+        let failures = schedule.countFailure(.send)
+        guard !Task.isCancelled, let delay = SyncRules.resendDelay(keptPending: keptPending, failures: failures) else { return }
+        retry(.send, after: delay) { engine in _ = try? await engine.sendChanges(SendChangesOptions(), reason: .scheduled) }
+    }
+
+    /// Runs `work` on the engine `seconds` from now on its clock, in automatic mode, unless a
+    /// retry of `kind` already waits. The task holds the engine weakly while it waits.
+    func retry(_ kind: SyncRules.AutomaticWork, after seconds: Double, _ work: @escaping @Sendable (CKSyncEngine) async -> Void) {
+        guard configuration.automaticallySync else { return }
+        let weakEngine = WeakEngine(self)
+        let clock = configuration.simulation.clock
+        schedule.scheduleRetry(kind) {
+            try? await clock.sleep(seconds: seconds)
+            weakEngine.engine?.schedule.retryStarted(kind)
+            guard !Task.isCancelled, let engine = weakEngine.engine else { return }
+            await work(engine)
         }
     }
 

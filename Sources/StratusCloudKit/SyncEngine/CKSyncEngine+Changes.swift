@@ -111,17 +111,17 @@ extension CKSyncEngine {
         }
 
         public var scope: Scope
-        /// The group the engine's requests belong to. Apple's is non-optional and defaults to a
-        /// group of its own; here it stays `nil` unless given (the engine labels nothing), and
-        /// reads as Apple's does (`options.operationGroup.name`).
-        public var operationGroup: CKOperationGroup!
+        /// The group the engine's requests belong to: the one the app gives, else a fresh group
+        /// of the options' own, as Apple's engine makes one (`options.operationGroup.name` reads
+        /// `nil` until the app names it).
+        public var operationGroup: CKOperationGroup
 
         public init(scope: Scope = .all, operationGroup: CKOperationGroup? = nil) {
             self.scope = scope
-            self.operationGroup = operationGroup
+            self.operationGroup = operationGroup ?? CKOperationGroup()
         }
 
-        public var description: String { "SendChangesOptions(scope: \(scope), operationGroup: \(operationGroup.map { $0.description } ?? "nil"))" }
+        public var description: String { "SendChangesOptions(scope: \(scope), operationGroup: \(operationGroup))" }
     }
 
     /// What ``CKSyncEngine/fetchChanges(_:)`` fetches: the zones its ``scope`` contains,
@@ -152,20 +152,20 @@ extension CKSyncEngine {
         }
 
         public var scope: Scope
-        /// The group the engine's requests belong to. Apple's is non-optional and defaults to a
-        /// group of its own; here it stays `nil` unless given (the engine labels nothing), and
-        /// reads as Apple's does (`options.operationGroup.name`).
-        public var operationGroup: CKOperationGroup!
+        /// The group the engine's requests belong to: the one the app gives, else a fresh group
+        /// of the options' own, as Apple's engine makes one (`options.operationGroup.name` reads
+        /// `nil` until the app names it).
+        public var operationGroup: CKOperationGroup
         /// Zones to fetch first.
         public var prioritizedZoneIDs: [CKRecordZone.ID] = []
 
         public init(scope: Scope = .all, operationGroup: CKOperationGroup? = nil) {
             self.scope = scope
-            self.operationGroup = operationGroup
+            self.operationGroup = operationGroup ?? CKOperationGroup()
         }
 
         public var description: String {
-            "FetchChangesOptions(scope: \(scope), operationGroup: \(operationGroup.map { $0.description } ?? "nil"), prioritizedZoneIDs: \(prioritizedZoneIDs.map(\.zoneName)))"
+            "FetchChangesOptions(scope: \(scope), operationGroup: \(operationGroup), prioritizedZoneIDs: \(prioritizedZoneIDs.map(\.zoneName)))"
         }
     }
 

@@ -117,24 +117,3 @@ extension CKSyncEngineDelegate {
         context.options
     }
 }
-
-extension CKSyncEngine.Event: CustomStringConvertible {
-    /// The event's case and what it is about, as Apple's events describe themselves in a log.
-    public var description: String {
-        switch self {
-        case .stateUpdate: "stateUpdate"
-        case .accountChange(let event): "accountChange(\(event.changeType))"
-        case .fetchedDatabaseChanges(let event): "fetchedDatabaseChanges(\(event.modifications.count) modified, \(event.deletions.count) deleted)"
-        case .fetchedRecordZoneChanges(let event): "fetchedRecordZoneChanges(\(event.modifications.count) modified, \(event.deletions.count) deleted)"
-        case .sentDatabaseChanges(let event): "sentDatabaseChanges(\(event.savedZones.count) saved, \(event.failedZoneSaves.count) failed)"
-        case .sentRecordZoneChanges(let event):
-            "sentRecordZoneChanges(\(event.savedRecords.count) saved, \(event.failedRecordSaves.count) failed, \(event.deletedRecordIDs.count) deleted)"
-        case .willFetchChanges: "willFetchChanges"
-        case .willFetchRecordZoneChanges(let event): "willFetchRecordZoneChanges(\(event.zoneID.zoneName))"
-        case .didFetchRecordZoneChanges(let event): "didFetchRecordZoneChanges(\(event.zoneID.zoneName))"
-        case .didFetchChanges: "didFetchChanges"
-        case .willSendChanges: "willSendChanges"
-        case .didSendChanges: "didSendChanges"
-        }
-    }
-}

@@ -17,7 +17,14 @@ extension CKSyncEngine {
             let context = FetchChangesContext(reason: reason, options: options)
             await self.deliver(.willFetchChanges(Event.WillFetchChanges(context: context)))
             do {
-                try await self.ensureSubscription()
+                do {
+                    try await self.ensureSubscription()
+                } catch {
+                    // The subscription does not hold the fetch back: it is saved apart, after a
+                    // back-off (an automatic engine), or by the next fetch.
+                    let delay = SyncRules.retryDelay(after: CKError.wrapping(error), attempt: self.schedule.countFailure(.subscription))
+                    self.retry(.subscription, after: delay) { engine in await engine.subscribeAutomatically() }
+                }
                 try await self.fetchDatabaseChanges()
                 var finished: Set<CKRecordZone.ID> = []
                 while true {
@@ -110,17 +117,19 @@ extension CKSyncEngine {
                 await deliver(.didFetchRecordZoneChanges(Event.DidFetchRecordZoneChanges(zoneID: zoneID, error: CKError.wrapping(error))))
                 throw error
             }
-            // A record that did not arrive (its asset failed to download) keeps the token where it
-            // was: the page is fetched again next time, nothing is skipped for good.
-            let failed = page.modificationResultsByID.values.compactMap { result -> (any Error)? in
-                if case .failure(let error) = result { error } else { nil }
+            // A record that did not arrive (its asset failed to download): one whose asset is gone
+            // for good is left out and the zone goes on; one that fetching again may bring keeps
+            // the token where it was, so the page is fetched again and nothing is skipped
+            // (``SyncRules/verdict(forPage:)``).
+            var failures: [CKRecord.ID: CKError] = [:]
+            for (id, result) in page.modificationResultsByID {
+                if case .failure(let error) = result { failures[id] = CKError.wrapping(error) }
             }
             let modifications = page.modificationResultsByID.values.compactMap { try? $0.get() }
                 .sorted { ($0.record.modificationDate ?? .distantPast, $0.record.recordID.recordName) < ($1.record.modificationDate ?? .distantPast, $1.record.recordID.recordName) }
             await deliver(.fetchedRecordZoneChanges(Event.FetchedRecordZoneChanges(modifications: modifications, deletions: page.deletions)))
-            if let error = failed.first {
-                let reported = CKError.wrapping(error)
-                await deliver(.didFetchRecordZoneChanges(Event.DidFetchRecordZoneChanges(zoneID: zoneID, error: reported)))
+            if case .keepToken(let error) = SyncRules.verdict(forPage: failures) {
+                await deliver(.didFetchRecordZoneChanges(Event.DidFetchRecordZoneChanges(zoneID: zoneID, error: error)))
                 throw error
             }
             state.update { stored in

@@ -21,7 +21,13 @@ extension CKSyncEngine {
             guard hasWork else { return }
             // Another account's changes are never sent: the account is known before a send.
             if !self.accountChecked.isSet {
-                try await self.checkAccount()
+                do {
+                    try await self.checkAccount()
+                } catch {
+                    // The send could not begin (no network, no account yet): its changes wait.
+                    self.sendEnded(keptPending: true)
+                    throw error
+                }
                 guard self.state.pendingRecordZoneChanges.contains(where: options.scope.contains)
                     || self.state.pendingDatabaseChanges.contains(where: options.scope.contains) || self.state.hasPendingUntrackedChanges
                 else { return }
@@ -30,18 +36,49 @@ extension CKSyncEngine {
             await self.deliver(.willSendChanges(Event.WillSendChanges(context: context)))
             var pass = SendPass()
             do {
-                try await self.sendDatabaseChanges(options, pass: &pass)
-                while let batch = await self.nextBatch(context, pass: &pass) {
-                    try await self.send(batch, pass: &pass)
-                }
+                try await self.runSteps(options, context: context, pass: &pass)
             } catch {
                 await self.deliver(.didSendChanges(Event.DidSendChanges(context: context)))
+                self.sendEnded(keptPending: true)
                 throw error
             }
             await self.deliver(.didSendChanges(Event.DidSendChanges(context: context)))
             if let retryAt = pass.retryAt { self.scheduleSend(after: retryAt.timeIntervalSince(self.now)) }
+            self.sendEnded(keptPending: pass.keptPending)
             if let failure = pass.requestFailure { throw failure }
             if let failure = CKError.partialFailure(pass.itemFailures, of: pass.attempted.count) { throw failure }
+        }
+    }
+
+    /// Runs a send's steps (``SyncRules/nextSendStep(pendingZones:scope:sentZones:batchesDone:requestFailed:)``):
+    /// zone changes first — those added meanwhile before the next batch — then the delegate's
+    /// batches, each cut into requests the server takes (``SyncRules/requests(for:limit:)``).
+    private func runSteps(_ options: SendChangesOptions, context: SendChangesContext, pass: inout SendPass) async throws {
+        var batchesDone = false
+        while true {
+            let step = SyncRules.nextSendStep(
+                pendingZones: state.pendingDatabaseChanges, scope: options.scope, sentZones: pass.sentZones, batchesDone: batchesDone,
+                requestFailed: pass.requestFailure != nil
+            )
+            switch step {
+            case .sendZones(let changes):
+                pass.sentZones.formUnion(changes)
+                for request in SyncRules.zoneRequests(changes) {
+                    guard pass.requestFailure == nil else { break }
+                    try await sendZoneChanges(request, pass: &pass)
+                }
+            case .askForBatch:
+                guard let batch = await nextBatch(context, pass: &pass) else {
+                    batchesDone = true
+                    continue
+                }
+                for request in SyncRules.requests(for: batch) {
+                    guard pass.requestFailure == nil else { break }
+                    try await send(request, pass: &pass)
+                }
+            case .end:
+                return
+            }
         }
     }
 
@@ -50,10 +87,15 @@ extension CKSyncEngine {
         /// Changes already sent in this pass (a second batch holding only these ends it), with
         /// their sequence when they were sent.
         var attempted: [PendingRecordZoneChange: Int] = [:]
+        /// Zone changes already sent in this pass (one kept pending is not sent again in it).
+        var sentZones: Set<PendingDatabaseChange> = []
         var requestFailure: CKError?
         var itemFailures: [AnyHashable: any Error] = [:]
         /// The latest time a transient failure asked to wait until (then a send is scheduled).
         var retryAt: Date?
+        /// Whether a change stayed pending for a reason no retry time covers (then an automatic
+        /// engine sends again after a back-off).
+        var keptPending = false
 
         mutating func retry(at date: Date) {
             retryAt = max(retryAt ?? date, date)
@@ -62,7 +104,7 @@ extension CKSyncEngine {
         /// Notes a request that failed as a whole (the first one is what the send throws).
         mutating func failed(_ error: CKError, retryAt: Date?) {
             if requestFailure == nil { requestFailure = error }
-            if let retryAt { retry(at: retryAt) }
+            if let retryAt { retry(at: retryAt) } else { keptPending = true }
         }
     }
 
@@ -81,9 +123,11 @@ extension CKSyncEngine {
         return batch
     }
 
-    /// Sends one batch (halved while the server finds it too large) and reports its answers.
+    /// Sends one batch (halved while the server finds it too large) and reports its answers;
+    /// changes a modify left unanswered because a later zone's request was too large are sent
+    /// again at once, smaller.
     private func send(_ batch: RecordZoneChangeBatch, pass: inout SendPass) async throws {
-        let answer: (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>])
+        let answer: ModifyAnswer
         do {
             answer = try await retrying {
                 try await self.database.modifyRecords(
@@ -92,9 +136,9 @@ extension CKSyncEngine {
             }
         } catch let error as CKError {
             let count = batch.recordsToSave.count + batch.recordIDsToDelete.count
-            switch SyncRules.verdict(forRequest: error, changes: count, atomic: batch.atomicByZone, now: now) {
+            switch SyncRules.verdict(forRequest: error, changes: count, now: self.now) {
             case .split:
-                for half in batch.halves() { try await send(half, pass: &pass) }
+                for half in SyncRules.halves(of: batch) { try await send(half, pass: &pass) }
             case .refuseEach:
                 let answer = (
                     saveResults: Dictionary(batch.recordsToSave.map { ($0.recordID, Result<CKRecord, any Error>.failure(error)) }, uniquingKeysWith: { $1 }),
@@ -108,8 +152,33 @@ extension CKSyncEngine {
             }
             return
         }
-        await report(batch, answer, pass: &pass)
+        let answeredAt = self.now
+        /// Whether a change that failed with `failure` is sent again, smaller.
+        func again(_ failure: (any Error)?) -> Bool {
+            guard let failure else { return false }
+            return SyncRules.verdict(forChange: CKError.wrapping(failure), now: answeredAt) == .sentAgainSmaller
+        }
+        let savesAgain = Set(batch.recordsToSave.map(\.recordID).filter { again(answer.saveResults[$0]?.refusal) })
+        let deletesAgain = Set(batch.recordIDsToDelete.filter { again(answer.deleteResults[$0]?.refusal) })
+        var answered = batch
+        answered.recordsToSave = batch.recordsToSave.filter { !savesAgain.contains($0.recordID) }
+        answered.recordIDsToDelete = batch.recordIDsToDelete.filter { !deletesAgain.contains($0) }
+        var rest = RecordZoneChangeBatch(atomicByZone: batch.atomicByZone)
+        rest.recordsToSave = batch.recordsToSave.filter { savesAgain.contains($0.recordID) }
+        rest.recordIDsToDelete = batch.recordIDsToDelete.filter { deletesAgain.contains($0) }
+        if !answered.recordsToSave.isEmpty || !answered.recordIDsToDelete.isEmpty { await report(answered, answer, pass: &pass) }
+        let left = rest.recordsToSave.count + rest.recordIDsToDelete.count
+        guard left > 0 else { return }
+        // Smaller than the batch (a zone before them was answered), so this ends.
+        if left < batch.recordsToSave.count + batch.recordIDsToDelete.count {
+            try await send(rest, pass: &pass)
+        } else {
+            pass.keptPending = true
+        }
     }
+
+    /// What a modify answers, by record.
+    private typealias ModifyAnswer = (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>])
 
     /// Reports a batch's answers: each change's ``SyncRules/verdict(forChange:now:)`` says
     /// whether it leaves the queue, stays pending, or is held back until its retry time.
@@ -129,7 +198,7 @@ extension CKSyncEngine {
             if let error { pass.itemFailures[change.recordID] = error }
             switch SyncRules.verdict(forChange: error, now: now) {
             case .answered: answered[change] = pass.attempted[change]
-            case .keptPending: break
+            case .keptPending, .sentAgainSmaller: pass.keptPending = true
             case .heldUntil(let date):
                 pass.retry(at: date)
                 state.update { $0.hold(change, until: date) }
@@ -166,10 +235,10 @@ extension CKSyncEngine {
         await deliverState()
     }
 
-    /// Sends the pending zone saves and deletes in scope, in one request; each zone change's
-    /// verdict is a record change's (a zone change is never held, only sent again later).
-    private func sendDatabaseChanges(_ options: SendChangesOptions, pass: inout SendPass) async throws {
-        let changes = state.pendingDatabaseChanges.filter(options.scope.contains)
+    /// Sends zone saves and deletes in one request (halved while the server finds it too large);
+    /// each zone change's verdict is a record change's (a zone change is never held, only sent
+    /// again later).
+    private func sendZoneChanges(_ changes: [PendingDatabaseChange], pass: inout SendPass) async throws {
         guard !changes.isEmpty else { return }
         let saving = changes.compactMap { if case .saveZone(let zone) = $0 { zone } else { nil } }
         let deleting = changes.compactMap { if case .deleteZone(let id) = $0 { id } else { nil } }
@@ -177,13 +246,21 @@ extension CKSyncEngine {
         do {
             answer = try await retrying { try await self.database.modifyRecordZones(saving: saving, deleting: deleting) }
         } catch let error as CKError {
-            if case .keptPending(let retryAt, let checkAccount) = SyncRules.verdict(forRequest: error, changes: changes.count, atomic: true, now: now) {
+            switch SyncRules.verdict(forRequest: error, changes: changes.count, now: self.now) {
+            case .split:
+                for half in SyncRules.halves(of: changes) { try await sendZoneChanges(half, pass: &pass) }
+                return
+            case .refuseEach:
+                answer = (
+                    saveResults: Dictionary(saving.map { ($0.zoneID, Result<CKRecordZone, any Error>.failure(error)) }, uniquingKeysWith: { $1 }),
+                    deleteResults: Dictionary(deleting.map { ($0, Result<Void, any Error>.failure(error)) }, uniquingKeysWith: { $1 })
+                )
+            case .keptPending(let retryAt, let checkAccount):
+                // Nothing was answered for these: they stay pending for a later send.
                 pass.failed(error, retryAt: retryAt)
                 if checkAccount { accountChecked.clear() }
-            } else {
-                pass.failed(error, retryAt: nil)
+                return
             }
-            return
         }
         var saved: [CKRecordZone] = []
         var failedSaves: [Event.SentDatabaseChanges.FailedZoneSave] = []
@@ -196,7 +273,7 @@ extension CKSyncEngine {
             if let error { pass.itemFailures[change.zoneID] = error }
             switch SyncRules.verdict(forChange: error, now: now) {
             case .answered: answered.insert(CKSyncEngine.State.Serialization.PendingZone(change))
-            case .keptPending: break
+            case .keptPending, .sentAgainSmaller: pass.keptPending = true
             case .heldUntil(let date): pass.retry(at: date)
             }
         }
@@ -232,21 +309,9 @@ extension CKSyncEngine {
     }
 }
 
-extension CKSyncEngine.RecordZoneChangeBatch {
-    /// The batch in two (saves first, then deletes), for a request the server found too large.
-    func halves() -> [Self] {
-        let items: [Either] = recordsToSave.map(Either.save) + recordIDsToDelete.map(Either.delete)
-        let middle = items.count / 2
-        return [items[..<middle], items[middle...]].map { part in
-            Self(
-                recordsToSave: part.compactMap { if case .save(let record) = $0 { record } else { nil } },
-                recordIDsToDelete: part.compactMap { if case .delete(let id) = $0 { id } else { nil } }, atomicByZone: atomicByZone
-            )
-        }
-    }
-
-    private enum Either {
-        case save(CKRecord)
-        case delete(CKRecord.ID)
+extension Result {
+    /// The error, for a failure.
+    fileprivate var refusal: Failure? {
+        if case .failure(let error) = self { error } else { nil }
     }
 }

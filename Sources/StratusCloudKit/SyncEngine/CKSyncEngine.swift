@@ -22,7 +22,11 @@ import Foundation
 ///   `quotaExceeded` included, is reported once and leaves the list for the app to add again.
 /// - Automatic mode (`SyncSchedule`) fetches at start, sends what a restored state holds
 ///   pending, sends 100 ms after changes are added and long-polls the webcourier, all holding the
-///   engine weakly. Time is read from `SyncClock`.
+///   engine weakly. A failed fetch, a subscription not saved and changes kept pending are tried
+///   again on their own after a back-off (``SyncRules/backOff(attempt:)``). Time is read, and
+///   waited, on `SyncClock`.
+/// - No change leaves the list for a size: batches are cut into requests the server takes and
+///   halved when it still finds one too large (``SyncRules/requests(for:limit:)``).
 public final class CKSyncEngine: Sendable {
     /// How an engine works: its database, the state it starts from, its delegate.
     public struct Configuration: Sendable {
@@ -152,7 +156,7 @@ public final class CKSyncEngine: Sendable {
     /// Saves the engine's database subscription once per account.
     func ensureSubscription() async throws {
         let (user, subscribed) = state.update { ($0.user, $0.subscribedUser) }
-        guard let user, subscribed != user else { return }
+        guard SyncRules.needsSubscription(user: user, subscribedUser: subscribed), let user else { return }
         let subscription = CKDatabaseSubscription(subscriptionID: subscriptionID)
         let info = CKSubscription.NotificationInfo()
         info.shouldSendContentAvailable = true

@@ -2,7 +2,9 @@ import Foundation
 
 /// The engine's decisions, apart from its requests: what the server's answer means for each
 /// pending change, what a failed fetch means for a token, who is signed in now, which zone a
-/// fetch takes next and what an automatic engine sends at launch. Plain values from plain inputs
+/// fetch takes next and what an automatic engine sends at launch; how large a request is
+/// (`SyncRules+Sizes`), what a send does next and when failed work is tried again
+/// (`SyncRules+Schedule`). Plain values from plain inputs
 /// (the time included), so every rule is tested without a server — the way `ZoneBatchEngine`
 /// decides apart from the stores. ``CKSyncEngine`` does the I/O and applies them.
 enum SyncRules {
@@ -18,11 +20,17 @@ enum SyncRules {
         case keptPending
         /// Kept pending, not sent before this time (the server asked to wait).
         case heldUntil(Date)
+        /// Not answered because a request of the same modify was too large: sent again at once,
+        /// in smaller requests (`halves(of:)`), and reported when answered.
+        case sentAgainSmaller
     }
 
     /// What one change's answer means: `error` is `nil` for a change the server took.
     static func verdict(forChange error: CKError?, now: Date) -> ChangeVerdict {
         guard let error else { return .answered }
+        // Its zone's request came after one the server found too large: sent again, smaller,
+        // in the same send (no change leaves the list for a size).
+        if error.isUnanswered, error.code == .limitExceeded { return .sentAgainSmaller }
         guard retriesItself(error) else { return .answered }
         return SyncRetry.isTransient(error) ? .heldUntil(now.addingTimeInterval(retryDelay(error))) : .keptPending
     }
@@ -34,7 +42,8 @@ enum SyncRules {
     static func retriesItself(_ error: CKError) -> Bool {
         if error.isUnanswered { return true }
         return switch error.code {
-        case .notAuthenticated, .accountTemporarilyUnavailable, .operationCancelled: true
+        // `batchRequestFailed`: the change itself was fine, another of its atomic zone failed.
+        case .notAuthenticated, .accountTemporarilyUnavailable, .operationCancelled, .batchRequestFailed: true
         default: SyncRetry.isTransient(error)
         }
     }
@@ -44,10 +53,11 @@ enum SyncRules {
 
     /// What a request that failed as a whole means for the changes it carried.
     enum RequestVerdict: Hashable, Sendable {
-        /// Too large for the server: sent again in two halves.
+        /// Too large for the server: sent again in two halves (`halves(of:)`), an atomic batch
+        /// included — no change leaves the list for a size.
         case split
-        /// Too large and not to be split (one change, or an atomic batch whose halves would
-        /// commit apart): each change is refused with the error, for the delegate to batch smaller.
+        /// One change too large on its own (a record over the server's size): refused with the
+        /// error, as the server refuses a record too large, for the delegate to make it smaller.
         case refuseEach
         /// Nothing was answered: every change stays pending. `retryAt` is when a send is worth
         /// trying again (a transient failure); `checkAccount` asks who is signed in before the
@@ -56,8 +66,8 @@ enum SyncRules {
     }
 
     /// What a request for `changes` changes failing with `error` means.
-    static func verdict(forRequest error: CKError, changes: Int, atomic: Bool, now: Date) -> RequestVerdict {
-        if error.code == .limitExceeded { return changes > 1 && !atomic ? .split : .refuseEach }
+    static func verdict(forRequest error: CKError, changes: Int, now: Date) -> RequestVerdict {
+        if error.code == .limitExceeded { return changes > 1 ? .split : .refuseEach }
         let retryAt = SyncRetry.isTransient(error) ? now.addingTimeInterval(retryDelay(error)) : nil
         return .keptPending(retryAt: retryAt, checkAccount: error.code == .notAuthenticated)
     }
@@ -89,6 +99,34 @@ enum SyncRules {
         error.code == .changeTokenExpired && hadToken ? .startOver : .fail
     }
 
+    /// What a zone page's records that did not arrive (their assets failed to download) mean.
+    enum PageVerdict: Hashable, Sendable {
+        /// Deliver what arrived and advance the zone's token: the `skipped` records' assets are
+        /// gone for good, and — as Apple's `CKFetchRecordZoneChangesOperation` reports a record's
+        /// own failure and goes on with the zone — they are left out, not the whole zone.
+        case advance(skipped: [CKRecord.ID])
+        /// Keep the zone's token: a record failed for a reason fetching again may fix (the
+        /// network, the service, the account), so the zone's fetch fails and is fetched again.
+        case keepToken(CKError)
+    }
+
+    /// What the records of a page that failed to arrive (`failures`, by record) mean: a failure
+    /// that says the asset is gone for good (`assetNotAvailable`, `assetFileNotFound`,
+    /// `unknownItem`) skips its record; any other keeps the token (the first such, by name).
+    static func verdict(forPage failures: [CKRecord.ID: CKError]) -> PageVerdict {
+        let ordered = failures.sorted { $0.key.recordName < $1.key.recordName }
+        if let kept = ordered.first(where: { !skipsRecord($0.value) }) { return .keepToken(kept.value) }
+        return .advance(skipped: ordered.map(\.key))
+    }
+
+    /// Whether a record that failed to arrive with `error` is skipped for good (its asset is gone).
+    static func skipsRecord(_ error: CKError) -> Bool {
+        switch error.code {
+        case .assetNotAvailable, .assetFileNotFound, .unknownItem: !error.isUnanswered
+        default: false
+        }
+    }
+
     /// The zone a fetch takes next, asked before each of its requests: the options' prioritized
     /// zones first, then the others in the order the database feed named them — only zones the
     /// scope covers and this fetch has not finished.
@@ -115,6 +153,15 @@ enum SyncRules {
         case (let previous?, nil): .signOut(previous: previous)
         default: .unchanged
         }
+    }
+
+    // MARK: - The subscription
+
+    /// Whether the engine's database subscription is still to save: a user is signed in and it
+    /// was not saved for them (`subscribedUser`).
+    static func needsSubscription(user: String?, subscribedUser: String?) -> Bool {
+        guard let user else { return false }
+        return subscribedUser != user
     }
 
     // MARK: - Launch
