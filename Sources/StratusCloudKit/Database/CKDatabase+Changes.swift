@@ -13,6 +13,11 @@ extension CKDatabase {
             public let zoneID: CKRecordZone.ID
             public let reason: Reason
 
+            /// Whether the user deleted the zone when managing their iCloud storage (``reason``
+            /// `.purged`), as Apple's iOS 15 SDK reported it.
+            @available(*, deprecated, message: "Use reason")
+            public var purged: Bool { reason == .purged }
+
             /// Why a zone went.
             public enum Reason: Sendable, Hashable {
                 case deleted, purged, encryptedDataReset

@@ -75,7 +75,13 @@ public struct CKError: Error, CustomNSError, Hashable, @unchecked Sendable, Cust
     public static var errorDomain: String { CKErrorDomain }
     public var errorCode: Int { code.rawValue }
     public var userInfo: [String: Any] { errorUserInfo }
-    public var localizedDescription: String { errorUserInfo[NSLocalizedDescriptionKey] as? String ?? "CKError \(code)" }
+    /// What went wrong: the description the server or the framework gave, else what Apple's
+    /// Foundation says of an error without one — "The operation couldn’t be completed.
+    /// (CKErrorDomain error 36.)" (Linux's Foundation words it differently: this does not ask it).
+    public var localizedDescription: String {
+        errorUserInfo[NSLocalizedDescriptionKey] as? String
+            ?? "The operation couldn\u{2019}t be completed. (\(CKErrorDomain) error \(code.rawValue).)"
+    }
     public var description: String { "CKError(\(code)): \(localizedDescription)" }
 
     /// The server's record of a `serverRecordChanged`.

@@ -26,9 +26,12 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
     open var recordWasChangedBlock: ((CKRecord.ID, Result<CKRecord, any Error>) -> Void)?
     /// Called for each deleted record, with its type.
     open var recordWithIDWasDeletedBlock: ((CKRecord.ID, CKRecord.RecordType) -> Void)?
-    /// Called after each page of a zone that has more: the token to resume from.
+    /// Called after each page of a zone that has more: the token to resume from, and the client
+    /// change token the app last sent with a modify of the zone
+    /// (``CKModifyRecordsOperation/clientChangeTokenData``).
     open var recordZoneChangeTokensUpdatedBlock: ((CKRecordZone.ID, CKServerChangeToken?, Data?) -> Void)?
-    /// Called when a zone is done: its final token and whether more is coming, or its error.
+    /// Called when a zone is done: its final token, the client change token the app last sent
+    /// with a modify of the zone, and whether more is coming — or its error.
     open var recordZoneFetchResultBlock:
         ((CKRecordZone.ID, Result<(serverChangeToken: CKServerChangeToken, clientChangeTokenData: Data?, moreComing: Bool), any Error>) -> Void)?
     /// Called last: success (zones that failed were reported per zone), or the operation's error.
@@ -123,11 +126,13 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
                 recordWithIDWasDeletedBlock?(deletion.recordID, deletion.recordType)
             }
             token = page.changeToken
+            // The token the app last sent with a modify of this zone, as Apple's service answers it.
+            let clientToken = ClientChangeTokens.token(for: zoneID, in: database)
             if page.moreComing && fetchAllChanges {
-                recordZoneChangeTokensUpdatedBlock?(zoneID, page.changeToken, nil)
+                recordZoneChangeTokensUpdatedBlock?(zoneID, page.changeToken, clientToken)
                 continue
             }
-            reportZone(zoneID, .success((serverChangeToken: page.changeToken, clientChangeTokenData: nil, moreComing: page.moreComing)))
+            reportZone(zoneID, .success((serverChangeToken: page.changeToken, clientChangeTokenData: clientToken, moreComing: page.moreComing)))
             return nil
         }
     }

@@ -21,6 +21,10 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
     open var recordIDsToDelete: [CKRecord.ID]?
     open var savePolicy: RecordSavePolicy = .ifServerRecordUnchanged
     open var isAtomic = true
+    /// A token of the app's own, for the zones this operation changes: once it saved or deleted
+    /// something in a zone, fetching that zone's changes hands the token back
+    /// (``CKFetchRecordZoneChangesOperation``'s `clientChangeTokenData`), telling the app the
+    /// server received this modify.
     open var clientChangeTokenData: Data?
 
     open var perRecordProgressBlock: ((CKRecord, Double) -> Void)?
@@ -83,6 +87,14 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
                 case .success: deleted.append(id)
                 case .failure(let error): failures[id] = error
                 }
+            }
+            if let clientChangeTokenData {
+                // The zones as the app named them, where the server took a save or a delete.
+                let savedZones = saves.compactMap { record -> CKRecordZone.ID? in
+                    guard case .success? = saveResults[record.recordID] else { return nil }
+                    return record.recordID.zoneID
+                }
+                ClientChangeTokens.remember(clientChangeTokenData, in: Set(savedZones + deleted.map(\.zoneID)), of: database)
             }
             let error = CKError.partialFailure(failures, of: saves.count + deletes.count)
             complete(saved: saved, deleted: deleted, error: error)

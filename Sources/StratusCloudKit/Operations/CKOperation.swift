@@ -23,10 +23,18 @@ open class CKOperation: Operation, @unchecked Sendable {
         public override init() {}
     }
 
+    /// An operation's identifier (`CKOperation.ID`).
+    public typealias ID = String
+
     /// This operation's configuration (its container, when not added to a database).
     open var configuration: Configuration! = Configuration()
-    /// An identifier unique to this operation.
-    public let operationID = UUID().uuidString
+    /// An identifier unique to this operation: what ``CKContainer/longLivedOperation(for:)``
+    /// finds a long-lived operation by.
+    public let operationID: ID = UUID().uuidString
+    /// Called once a long-lived operation (``Configuration/isLongLived``) is remembered by its
+    /// container — when it is added to a database or container, or started — before its other
+    /// blocks; from then until it finishes, ``CKContainer/allLongLivedOperationIDs()`` lists it.
+    open var longLivedOperationWasPersistedBlock: (() -> Void)?
     /// The group the operation belongs to (an app's label for work done together).
     open var group: CKOperationGroup? {
         get { lifecycle.withLock { $0.group } }
@@ -42,6 +50,10 @@ open class CKOperation: Operation, @unchecked Sendable {
     /// The container requests go to: the configuration's.
     var targetContainer: CKContainer? { configuration?.container }
 
+    /// The container a long-lived operation is remembered by: the configuration's (a database
+    /// operation's database's first).
+    var owningContainer: CKContainer? { targetContainer }
+
     open override var isAsynchronous: Bool { true }
     open override var isExecuting: Bool { lifecycle.withLock { $0.phase == .executing } }
     open override var isFinished: Bool { lifecycle.withLock { $0.phase == .finished } }
@@ -51,6 +63,7 @@ open class CKOperation: Operation, @unchecked Sendable {
     /// `operationCancelled`, as Apple's do. Starting it again does nothing.
     open override func start() {
         guard enter(.executing, from: .ready) else { return }
+        if let container = owningContainer { rememberIfLongLived(in: container) }
         if isCancelled {
             reportCancellation()
             enter(.finished, from: .executing)
@@ -81,8 +94,42 @@ open class CKOperation: Operation, @unchecked Sendable {
             if phase == .finished { lifecycle.work = nil }
             return true
         }
+        // Forgotten before observers hear it finished (its `completionBlock` among them).
+        if moved, phase == .finished { forgetIfLongLived() }
         for key in keys { didChangeValue(forKey: key) }
         return moved
+    }
+
+    // MARK: - Queueing and long-lived operations (CKOperation+LongLived.swift)
+
+    /// Notes that the operation was handed to CloudKit's queue; false when it already was (a
+    /// long-lived operation the app fetched and adds again keeps running where it is).
+    func markEnqueued() -> Bool {
+        lifecycle.withLock { lifecycle -> Bool in
+            defer { lifecycle.enqueued = true }
+            return !lifecycle.enqueued && lifecycle.phase == .ready
+        }
+    }
+
+    /// Remembers the operation in `container`'s long-lived operations when its configuration
+    /// makes it long-lived and it is not finished, calling the persisted block the first time.
+    func rememberIfLongLived(in container: CKContainer) {
+        guard configuration?.isLongLived == true else { return }
+        let key = LongLivedOperations.key(of: container)
+        let first = lifecycle.withLock { lifecycle -> Bool in
+            guard lifecycle.longLivedKey == nil, lifecycle.phase != .finished else { return false }
+            lifecycle.longLivedKey = key
+            return true
+        }
+        guard first else { return }
+        LongLivedOperations.remember(self, under: key)
+        longLivedOperationWasPersistedBlock?()
+    }
+
+    /// Forgets a finished long-lived operation.
+    private func forgetIfLongLived() {
+        guard let key = lifecycle.withLock({ $0.longLivedKey }) else { return }
+        LongLivedOperations.forget(operationID, under: key)
     }
 
     /// Answers `operationCancelled` once, however many paths find the operation cancelled.
@@ -120,12 +167,18 @@ private struct Lifecycle: Sendable {
     var work: Task<Void, Never>?
     var cancellationReported = false
     var group: CKOperationGroup?
+    /// Whether CloudKit's queue was given the operation.
+    var enqueued = false
+    /// The key of the container that remembers the operation as long-lived, once it does.
+    var longLivedKey: String?
 }
 
 /// An operation on one database; ``CKDatabase/add(_:)`` sets ``database``.
 // `@unchecked Sendable` as Apple declares it: `database` is set before the operation is queued.
 open class CKDatabaseOperation: CKOperation, @unchecked Sendable {
     open var database: CKDatabase?
+
+    override var owningContainer: CKContainer? { database?.container ?? targetContainer }
 
     /// The database the operation acts on, or `invalidArguments` without one.
     func requireDatabase() throws(CKError) -> CKDatabase {
@@ -138,7 +191,9 @@ open class CKDatabaseOperation: CKOperation, @unchecked Sendable {
 extension CKDatabase {
     /// Runs an operation on this database.
     public func add(_ operation: CKDatabaseOperation) {
+        guard operation.markEnqueued() else { return }
         operation.database = self
+        operation.rememberIfLongLived(in: container)
         OperationQueues.shared.addOperation(operation)
     }
 }
@@ -147,8 +202,10 @@ extension CKContainer {
     /// Runs an operation in this container (a database operation without a database acts on
     /// the private database).
     public func add(_ operation: CKOperation) {
+        guard operation.markEnqueued() else { return }
         if operation.configuration == nil { operation.configuration = CKOperation.Configuration() }
         operation.configuration.container = self
+        operation.rememberIfLongLived(in: self)
         OperationQueues.shared.addOperation(operation)
     }
 }

@@ -24,6 +24,11 @@ public final class CKQuery: NSObject, NSSecureCoding, @unchecked Sendable {
         }
         var sorts: [QuerySort] = []
         for descriptor in sortDescriptors ?? [] {
+            // A location sort is by distance from its point (CKWS's `relativeLocation`).
+            if let byDistance = descriptor as? CKLocationSortDescriptor {
+                sorts.append(try byDistance.wireSort())
+                continue
+            }
             guard let sort = SortRegistry.sort(descriptor) else {
                 throw CKError(.invalidArguments, "a sort descriptor needs a key (NSSortDescriptor(key:ascending:))")
             }

@@ -84,8 +84,12 @@ extension CKShare {
 
 /// A share participant (`CKShare.Participant`; top-level, as its Objective-C name).
 public final class CKShareParticipant: NSObject, NSSecureCoding, Sendable {
+    /// A participant's identifier (`CKShare.Participant.ID`).
+    public typealias ID = String
+
     public let userIdentity: CKUserIdentity
-    public let participantID: String
+    /// This participant's identifier, the same in every copy of the share that lists them.
+    public let participantID: ID
     private let standing: Mutex<Standing>
 
     /// What an owner may change about a participant, and what the server says of them.

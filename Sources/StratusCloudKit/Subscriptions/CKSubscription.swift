@@ -63,6 +63,27 @@ open class CKSubscription: NSObject, NSSecureCoding, NSCopying, @unchecked Senda
 
     open override var description: String { "<\(type(of: self)): \(subscriptionID)>" }
 
+    /// Subscriptions are equal by value, as Apple's: the same class, ID, type, query (its
+    /// filters), options, zone, record type and notification info — so one restored from an
+    /// archive, or a copy, is equal to the original. One whose predicate CloudKit refuses is
+    /// equal only to itself.
+    open override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? CKSubscription else { return false }
+        if other === self { return true }
+        guard type(of: other) == type(of: self), other.subscriptionID == subscriptionID, other.subscriptionType == subscriptionType,
+            let mine = try? wire(), let theirs = try? other.wire()
+        else { return false }
+        return mine == theirs
+    }
+
+    /// The ID and type: equal subscriptions share them.
+    open override var hash: Int {
+        var hasher = Hasher()
+        hasher.combine(subscriptionID)
+        hasher.combine(subscriptionType)
+        return hasher.finalize()
+    }
+
     open func copy(with zone: NSZone? = nil) -> Any {
         // A copy is the same subscription: archive and restore it (every subclass codes all it holds).
         guard let data = try? NSKeyedArchiver.archivedData(withRootObject: self, requiringSecureCoding: true),
