@@ -14,6 +14,8 @@ final class SyncSchedule: Sendable {
         var waitingRetries: Set<SyncRules.AutomaticWork> = []
         /// How many times in a row each kind of automatic work failed.
         var failures: [SyncRules.AutomaticWork: Int] = [:]
+        /// How to cancel each fetch or send the app started that has not ended.
+        var appStarted: [UUID: @Sendable () -> Void] = [:]
     }
 
     private let tasks = Mutex(Tasks())
@@ -65,11 +67,30 @@ final class SyncSchedule: Sendable {
         _ = tasks.withLock { $0.scheduled.removeValue(forKey: id) }
     }
 
-    func cancelScheduled() {
-        tasks.withLock { tasks in
+    /// Runs a fetch or send the app started in a task of its own, which ``cancelAll()`` cancels:
+    /// its caller then gets `operationCancelled` (what it sent before stays sent, the rest pending).
+    func runCancellable<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        let id = UUID()
+        let task = Task { try await work() }
+        tasks.withLock { $0.appStarted[id] = { task.cancel() } }
+        defer { _ = tasks.withLock { $0.appStarted.removeValue(forKey: id) } }
+        do {
+            return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+        } catch {
+            guard task.isCancelled else { throw error }
+            throw CKError(.operationCancelled, "the sync engine's operations were cancelled")
+        }
+    }
+
+    /// Cancels the scheduled sends and fetches and those the app started (the push listener
+    /// goes on: later pushes still fetch).
+    func cancelAll() {
+        let appStarted = tasks.withLock { tasks in
             tasks.scheduled.values.forEach { $0.cancel() }
             tasks.scheduled = [:]
+            return Array(tasks.appStarted.values)
         }
+        appStarted.forEach { $0() }
     }
 
     func stop() {

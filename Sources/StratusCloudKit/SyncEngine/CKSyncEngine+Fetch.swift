@@ -6,7 +6,7 @@ extension CKSyncEngine {
     /// server request"), so a zone it prioritizes meanwhile goes next and one it leaves out of
     /// scope stops after the page in hand.
     public func fetchChanges(_ options: FetchChangesOptions = FetchChangesOptions()) async throws {
-        try await fetchChanges(options, reason: .manual)
+        try await schedule.runCancellable { try await self.fetchChanges(options, reason: .manual) }
     }
 
     func fetchChanges(_ asked: FetchChangesOptions, reason: SyncReason) async throws {

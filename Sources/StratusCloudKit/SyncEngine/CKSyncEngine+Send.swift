@@ -10,7 +10,7 @@ extension CKSyncEngine {
     /// - Throws: after reporting everything: the first request that failed, else a
     ///   `partialFailure` of the refused items.
     public func sendChanges(_ options: SendChangesOptions = SendChangesOptions()) async throws {
-        try await sendChanges(options, reason: .manual)
+        try await schedule.runCancellable { try await self.sendChanges(options, reason: .manual) }
     }
 
     func sendChanges(_ options: SendChangesOptions, reason: SyncReason) async throws {

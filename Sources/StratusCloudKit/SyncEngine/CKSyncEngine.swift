@@ -93,10 +93,11 @@ public final class CKSyncEngine: Sendable {
 
     deinit { schedule.stop() }
 
-    /// Cancels the sends and fetches the engine scheduled itself (automatic mode); a fetch or send
-    /// the app started runs to its end. Pending changes stay.
+    /// Cancels every fetch and send under way or waiting its turn — those the engine scheduled
+    /// itself and those the app started, whose calls throw `operationCancelled`. What was sent
+    /// stays sent; every change not answered stays pending.
     public func cancelOperations() async {
-        schedule.cancelScheduled()
+        schedule.cancelAll()
     }
 
     func deliver(_ event: Event) async {

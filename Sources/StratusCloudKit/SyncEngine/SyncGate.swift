@@ -15,6 +15,8 @@ actor SyncGate {
             busy = true
         }
         defer { handOver() }
+        // Cancelled while it waited its turn (`cancelOperations()`): it does not start.
+        try Task.checkCancellation()
         return try await body()
     }
 
