@@ -112,16 +112,18 @@ extension CKSyncEngine {
 
         public var scope: Scope
         /// The group the engine's requests belong to: the one the app gives, else a fresh group
-        /// of the options' own, as Apple's engine makes one (`options.operationGroup.name` reads
-        /// `nil` until the app names it).
-        public var operationGroup: CKOperationGroup
+        /// of the options' own: Apple's `init` documents "if nil, a default operation group will be
+        /// created" (`options.operationGroup.name` reads `nil` until the app names it). Declared
+        /// implicitly unwrapped, as code written against the SDK's earlier spelling expects; it
+        /// is never `nil`.
+        public var operationGroup: CKOperationGroup!
 
         public init(scope: Scope = .all, operationGroup: CKOperationGroup? = nil) {
             self.scope = scope
             self.operationGroup = operationGroup ?? CKOperationGroup()
         }
 
-        public var description: String { "SendChangesOptions(scope: \(scope), operationGroup: \(operationGroup))" }
+        public var description: String { "SendChangesOptions(scope: \(scope), operationGroup: \(operationGroup.map { "\($0)" } ?? "nil"))" }
     }
 
     /// What ``CKSyncEngine/fetchChanges(_:)`` fetches: the zones its ``scope`` contains,
@@ -153,9 +155,11 @@ extension CKSyncEngine {
 
         public var scope: Scope
         /// The group the engine's requests belong to: the one the app gives, else a fresh group
-        /// of the options' own, as Apple's engine makes one (`options.operationGroup.name` reads
-        /// `nil` until the app names it).
-        public var operationGroup: CKOperationGroup
+        /// of the options' own: Apple's `init` documents "if nil, a default operation group will be
+        /// created" (`options.operationGroup.name` reads `nil` until the app names it). Declared
+        /// implicitly unwrapped, as code written against the SDK's earlier spelling expects; it
+        /// is never `nil`.
+        public var operationGroup: CKOperationGroup!
         /// Zones to fetch first.
         public var prioritizedZoneIDs: [CKRecordZone.ID] = []
 
@@ -165,7 +169,7 @@ extension CKSyncEngine {
         }
 
         public var description: String {
-            "FetchChangesOptions(scope: \(scope), operationGroup: \(operationGroup), prioritizedZoneIDs: \(prioritizedZoneIDs.map(\.zoneName)))"
+            "FetchChangesOptions(scope: \(scope), operationGroup: \(operationGroup.map { "\($0)" } ?? "nil"), prioritizedZoneIDs: \(prioritizedZoneIDs.map(\.zoneName)))"
         }
     }
 
