@@ -102,6 +102,17 @@ final class StratusServerProcess: @unchecked Sendable {
         try await launch()
     }
 
+    /// Stops the process (SIGTERM) and leaves it stopped — the server is down, its port refuses —
+    /// until ``resume()``.
+    func halt() async {
+        await terminate()
+    }
+
+    /// Starts a halted server again on the same data directory and port.
+    func resume() async throws {
+        try await launch()
+    }
+
     /// Stops the process and removes its data directory.
     func stop() async {
         await terminate()
