@@ -42,6 +42,35 @@ import Testing
             #expect(saved.values.allSatisfy { (try? $0.get()) != nil } && saved.count == 5)
         }
     }
+
+    @Test func aRecordWhoseAssetTheServerLostIsSkippedAndTheRestOfItsZoneArrivesAndAdvances() async throws {
+        try await StratusServerProcess.with { server in
+            let zone = CKRecordZone.ID(zoneName: "Journal")
+            let laptop = EntryDevice(try server.container("alice").privateCloudDatabase, zoneID: zone)
+            let photo = FileManager.default.temporaryDirectory.appendingPathComponent("photo-\(UUID().uuidString).jpg")
+            // Bytes of this run alone: no asset cache of an earlier run holds them.
+            try Data(String(repeating: UUID().uuidString, count: 100).utf8).write(to: photo)
+            defer { try? FileManager.default.removeItem(at: photo) }
+            await laptop.edit("plain", ["title": "Lisbon"])
+            await laptop.edit("pictured", ["title": "Porto"], photo: photo)
+            try await laptop.send()
+            // The server's copy of the photo is gone (a disk restored from an old backup).
+            let blobs = server.data.appendingPathComponent("blobs/sha256")
+            let files = FileManager.default.enumerator(at: blobs, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+            let removed = files.filter { !$0.hasDirectoryPath }.map { (try? FileManager.default.removeItem(at: $0)) != nil }
+            #expect(!removed.isEmpty && removed.allSatisfy { $0 }, "the blob store held the photo under \(blobs.path)")
+
+            let phone = EntryDevice(try server.container("alice").privateCloudDatabase, zoneID: zone)
+            try await phone.fetch()
+            #expect(await phone.fields("plain") == ["title": "Lisbon"], "the zone's other record arrived")
+            #expect(await phone.fields("pictured") == nil)
+
+            await laptop.edit("plain", ["title": "Lisbon, again"])
+            try await laptop.send()
+            try await phone.fetch()
+            #expect(await phone.fields("plain") == ["title": "Lisbon, again"], "the zone's token advanced past the skipped record")
+        }
+    }
 }
 
 /// A device whose app keeps, per record, only the archived system fields and the edits not yet
