@@ -83,16 +83,20 @@ struct FuzzChecker {
                 }
             }
         }
-        // 2. No acknowledged write is lost: the owner's private database has its last acknowledged value.
+        // 2. No acknowledged write is lost: the owner's private database has the record, each
+        // field as its last acknowledged save left it (a cleared field absent).
         var owned: [String: [String: FieldValue]] = [:]
         for view in serverViews.values { owned.merge(view.private.records) { first, _ in first } }
         for (name, expectation) in world.ledger.expected.sorted(by: { $0.key < $1.key }) {
-            guard case .caption(let caption, _) = expectation else { continue }
-            let stored = owned[name]?[world.naming.serverName("caption")]
-            if stored != .string(caption) {
-                divergences.append(Divergence(
-                    check: "acknowledged", detail: "\(name) was saved with caption \(caption), the server has \(stored.map { "\($0)" } ?? "no record")"
-                ))
+            guard case .fields(let fields) = expectation else { continue }
+            let record = owned[name]
+            for (field, acknowledged) in fields.sorted(by: { $0.key < $1.key }) {
+                let stored = record?[world.naming.serverName(field)]
+                let holds = acknowledged.value.map { stored == FieldValue.string($0) } ?? (record != nil && stored == nil)
+                guard !holds else { continue }
+                let written = acknowledged.value.map { "\(field) \($0)" } ?? "\(field) cleared"
+                let found = record == nil ? "no record" : stored.map { "\(field) \($0)" } ?? "no \(field)"
+                divergences.append(Divergence(check: "acknowledged", detail: "\(name) was saved with \(written), the server has \(found)"))
             }
         }
         // 3. No record twice: each created record's uid names one record.

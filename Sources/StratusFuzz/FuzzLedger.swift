@@ -2,24 +2,47 @@ import StratusKit
 import StratusModel
 
 /// What the server told the devices it saved, so the checker can say no acknowledged write was
-/// lost. A save is acknowledged when the device's copy carries the server's version with the value
-/// it wrote; the server's save time says which acknowledged save is the last. A delete is
-/// taken as possibly acknowledged once it left the queue without a refusal (it relaxes the check,
-/// never tightens it).
+/// lost. A save is acknowledged, field by field, when the device's copy carries the server's
+/// version with the value it wrote (a cleared field: a version without it); the server's save
+/// time says which acknowledged save of a field is the last. A delete is taken as possibly
+/// acknowledged once it left the queue without a refusal (it relaxes the check, never tightens it).
 struct FuzzLedger {
+    /// One STRING field a save wrote, by its local name: its value, or `nil` when the save cleared it.
+    struct FieldWrite: Equatable {
+        var name: String
+        var value: String?
+    }
+
     /// A write a device made and the server has not answered yet.
     struct Intent {
         var key: RecordKey
-        /// The caption written; `nil` for a delete.
-        var caption: String?
+        /// The fields written (checked ones only); `nil` for a delete.
+        var fields: [FieldWrite]?
+
+        init(key: RecordKey, fields: [FieldWrite]?) {
+            self.key = key
+            self.fields = fields
+        }
+
+        /// A save of `caption`, or a delete for `nil`.
+        init(key: RecordKey, caption: String?) {
+            self.init(key: key, fields: caption.map { [FieldWrite(name: "caption", value: $0)] })
+        }
+    }
+
+    /// A field's value in the last acknowledged save that wrote it (`nil`: cleared), and when the
+    /// server saved it.
+    struct Acknowledged: Equatable {
+        var value: String?
+        var savedAt: Int64
     }
 
     /// What the record must look like on the server, by `owner/zone/name` (the same name may
     /// live in two zones; a share in NSPersistentCloudKitContainer style moves a record into
     /// another zone under the same name, and its expectation with it).
     enum Expectation: Equatable {
-        /// The caption of the last acknowledged save, and when the server saved it.
-        case caption(String, savedAt: Int64)
+        /// The record is there, each field as its last acknowledged save left it.
+        case fields([String: Acknowledged])
         case mayBeGone
     }
 
@@ -68,7 +91,7 @@ struct FuzzLedger {
                 continue
             }
             let name = Self.name(intent.key)
-            guard let caption = intent.caption else {
+            guard let writes = intent.fields else {
                 expected[name] = .mayBeGone
                 // A record deleted from a share's zone before its move there was confirmed: the
                 // move's deletion of the old copy goes too.
@@ -79,14 +102,27 @@ struct FuzzLedger {
                 }
                 continue
             }
-            let server = try store.record(intent.key)?.serverRecord
-            if case .string(caption)? = server?.fields?[store.naming.serverName("caption")]?.value {
-                acknowledged += 1
+            guard let server = try store.record(intent.key)?.serverRecord else { continue }
+            let savedAt = server.modified?.timestamp ?? 0
+            var fields: [String: Acknowledged] = [:]
+            if case .fields(let known)? = expected[name] { fields = known }
+            var held = false
+            for write in writes {
+                let stored = server.fields?[store.naming.serverName(write.name)]?.value
+                if let value = write.value {
+                    guard stored == .string(value) else { continue }
+                } else if stored != nil {
+                    continue
+                }
+                held = true
                 // A device may learn late that its save was acknowledged (it stayed pending for
                 // another change): the server's save time orders acknowledgements, not this call.
-                let savedAt = server?.modified?.timestamp ?? 0
-                if case .caption(_, let later)? = expected[name], later > savedAt { continue }
-                expected[name] = .caption(caption, savedAt: savedAt)
+                if let later = fields[write.name], later.savedAt > savedAt { continue }
+                fields[write.name] = Acknowledged(value: write.value, savedAt: savedAt)
+            }
+            if held {
+                acknowledged += 1
+                expected[name] = .fields(fields)
             }
         }
         // Only the newest intent per record still matters once it is pending again.

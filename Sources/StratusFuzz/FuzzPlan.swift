@@ -47,10 +47,25 @@ public enum FuzzAction: String, Sendable, Hashable, CaseIterable, Codable {
     /// The device's engines start or stop syncing on their own (`automaticallySync`: a fetch on
     /// each push, a send soon after each local save).
     case automaticSync
+    /// An optional field of a record is cleared (set to `nil` and saved: the note edges runs'
+    /// records carry, or a photo); the server and every device end without it. Edges only.
+    case clearField
+    /// A photo is saved with a record, its file deleted before the send reads it, with another
+    /// record made in the same sync: CloudKit fails the photo's record alone, the device drops
+    /// the photo and saves the rest again. Edges only.
+    case missingAsset
+    /// An account's zone is deleted from one device and made again (same name) with new
+    /// records, one to three times: every device ends with the live zone's records. Edges only.
+    case remakeZone
 
-    /// How often each is drawn, relative to the others.
-    var weight: Int {
-        switch self {
+    /// Whether the action is drawn only with `--edges` (``FuzzPlan/edges``): the kinds added after
+    /// the CI seeds' plans were fixed, last in `allCases` so those plans draw what they drew.
+    public var isEdge: Bool { [.clearField, .missingAsset, .remakeZone].contains(self) }
+
+    /// How often each is drawn, relative to the others (an edge only with `edges`, else never).
+    func weight(edges: Bool) -> Int {
+        if isEdge && !edges { return 0 }
+        return switch self {
         case .create, .update: 14
         case .sync: 20
         case .delete, .accept: 6
@@ -61,6 +76,9 @@ public enum FuzzAction: String, Sendable, Hashable, CaseIterable, Codable {
         case .createShared, .createTwin, .attachPhoto: 4
         case .automaticSync: 2
         case .resetZone, .shareFailingOnce, .serverCrash: 1
+        case .clearField: 6
+        case .missingAsset: 4
+        case .remakeZone: 3
         }
     }
 }
@@ -81,31 +99,38 @@ public struct FuzzPlan: Sendable, Hashable {
     public var devices: Int
     public var accounts: Int
     public var steps: [FuzzStep]
+    /// Whether the run goes to the edges (`--edges`): the edge steps (``FuzzAction/isEdge``) are
+    /// drawn, and new records carry an optional `note` for ``FuzzAction/clearField`` to clear.
+    public var edges: Bool
 
-    public init(seed: UInt64, devices: Int, accounts: Int, steps: [FuzzStep]) {
+    public init(seed: UInt64, devices: Int, accounts: Int, steps: [FuzzStep], edges: Bool = false) {
         self.seed = seed
         self.devices = devices
         self.accounts = accounts
         self.steps = steps
+        self.edges = edges
     }
 
-    /// `count` steps for `devices` devices across `accounts` accounts, drawn from `seed`.
-    public static func generate(seed: UInt64, devices: Int, accounts: Int, count: Int) -> FuzzPlan {
+    /// `count` steps for `devices` devices across `accounts` accounts, drawn from `seed`; the edge
+    /// steps too with `edges`. Without it a seed draws the plan it always drew: the edges weigh
+    /// nothing and come last.
+    public static func generate(seed: UInt64, devices: Int, accounts: Int, count: Int, edges: Bool = false) -> FuzzPlan {
         var random = FuzzRandom(seed: seed)
         let actions = FuzzAction.allCases
-        let total = actions.reduce(0) { $0 + $1.weight }
+        let total = actions.reduce(0) { $0 + $1.weight(edges: edges) }
         let steps = (0..<count).map { number -> FuzzStep in
             var pick = Int.random(in: 0..<total, using: &random)
             var action = FuzzAction.sync
             for candidate in actions {
-                if pick < candidate.weight {
+                let weight = candidate.weight(edges: edges)
+                if pick < weight {
                     action = candidate
                     break
                 }
-                pick -= candidate.weight
+                pick -= weight
             }
             return FuzzStep(number: number, device: Int.random(in: 0..<devices, using: &random), action: action)
         }
-        return FuzzPlan(seed: seed, devices: devices, accounts: accounts, steps: steps)
+        return FuzzPlan(seed: seed, devices: devices, accounts: accounts, steps: steps, edges: edges)
     }
 }

@@ -23,6 +23,8 @@ final class FuzzWorld {
     let retryDelayScale: Double
     /// How every device mirrors.
     let style: SimulatedDevice.MirroringStyle
+    /// Whether the run goes to the edges (``FuzzPlan/edges``): new records carry a note.
+    let edges: Bool
     /// How the style names fields on the server (`CD_caption` for NSPersistentCloudKitContainer).
     var naming: RecordNaming { style == .persistentCloudKitContainer ? .coreData : .plain }
     var slots: [Slot] = []
@@ -36,12 +38,16 @@ final class FuzzWorld {
     /// Each refusal, for `--verbose`.
     var refusals: [String] = []
 
-    init(seed: UInt64, server: FuzzServer, accounts: [FuzzAccount], retryDelayScale: Double, style: SimulatedDevice.MirroringStyle) {
+    init(
+        seed: UInt64, server: FuzzServer, accounts: [FuzzAccount], retryDelayScale: Double, style: SimulatedDevice.MirroringStyle,
+        edges: Bool = false
+    ) {
         self.seed = seed
         self.server = server
         self.accounts = accounts
         self.retryDelayScale = retryDelayScale
         self.style = style
+        self.edges = edges
     }
 
     /// Makes the devices (device `i` is signed in to account `i % accounts`) in `directory`.
@@ -99,14 +105,16 @@ final class FuzzWorld {
         let device = slot.device
         // Signed out, a device can only sign in again or restart.
         if !slot.signedIn && ![.signIn, .crash, .goOnline, .goOffline].contains(step.action) { return .skipped }
-        let needsNetwork: Set<FuzzAction> = [.share, .shareFailingOnce, .accept, .changePermission, .leave, .stopSharing, .sync, .signIn, .automaticSync]
+        let needsNetwork: Set<FuzzAction> = [
+            .share, .shareFailingOnce, .accept, .changePermission, .leave, .stopSharing, .sync, .signIn, .automaticSync, .remakeZone,
+        ]
         if slot.offline && needsNetwork.contains(step.action) { return .skipped }
         switch step.action {
         case .create:
             let key = await device.privateKey("r\(step.number)")
-            let caption = "c\(step.number)"
-            try await device.save(key, type: "Destination", fields: ["caption": .string(caption), "uid": .string("u\(step.number)")])
-            ledger.wrote(.init(key: key, caption: caption), on: index)
+            let record = newDestination("\(step.number)")
+            try await device.save(key, type: "Destination", fields: record.fields)
+            ledger.wrote(.init(key: key, fields: record.writes), on: index)
         case .createShared:
             guard let parent = pick(try await destinations(on: device, scopes: [.shared], where: { _ in true }), &random) else { return .skipped }
             let key = RecordKey(scope: .shared, zoneID: parent.zoneID, recordName: "s\(step.number)")
@@ -118,8 +126,15 @@ final class FuzzWorld {
         case .update:
             guard let key = try await pick(destinations(on: device, where: { try await device.canUpdateRecord($0) }), &random) else { return .skipped }
             let caption = "e\(step.number)"
-            try await device.save(key, type: "Destination", fields: ["caption": .string(caption)])
-            ledger.wrote(.init(key: key, caption: caption), on: index)
+            var fields: [String: Field] = ["caption": .string(caption)]
+            var writes = [FuzzLedger.FieldWrite(name: "caption", value: caption)]
+            // At the edges an update may set the note again (after the record's other choices).
+            if edges, Bool.random(using: &random) {
+                fields[Self.noteField] = .string("m\(step.number)")
+                writes.append(.init(name: Self.noteField, value: "m\(step.number)"))
+            }
+            try await device.save(key, type: "Destination", fields: fields)
+            ledger.wrote(.init(key: key, fields: writes), on: index)
         case .delete:
             let owned = try await destinations(on: device, scopes: [.private], where: { try await device.canDeleteRecord($0) })
             guard let key = pick(owned, &random) else { return .skipped }
@@ -218,6 +233,12 @@ final class FuzzWorld {
             let fresh = try await server.replaceWebAuthToken(token, userRecordName: account.userRecordName)
             accounts[slot.account].account.webAuthToken = fresh
             try await sync.value
+        case .clearField:
+            return try await clearField(step, device: index, random: &random)
+        case .missingAsset:
+            return try await missingAsset(step, device: index, random: &random)
+        case .remakeZone:
+            return try await remakeZone(step, device: index, random: &random)
         case .serverCrash:
             guard let crash = server.crash, !slot.offline else { return .skipped }
             let sync = Task { try await device.sync() }
@@ -233,7 +254,7 @@ final class FuzzWorld {
     static let twinZone = "Trips"
 
     /// The device's Destination records in these scopes that pass `test`, in a stable order.
-    private func destinations(
+    func destinations(
         on device: SimulatedDevice, scopes: [DatabaseScope] = [.private, .shared], where test: (RecordKey) async throws -> Bool
     ) async throws -> [RecordKey] {
         var keys: [RecordKey] = []
@@ -245,7 +266,7 @@ final class FuzzWorld {
         return keys.sorted { $0.description < $1.description }
     }
 
-    private func pick<T>(_ items: [T], _ random: inout FuzzRandom) -> T? {
+    func pick<T>(_ items: [T], _ random: inout FuzzRandom) -> T? {
         items.isEmpty ? nil : items[Int.random(in: 0..<items.count, using: &random)]
     }
 }

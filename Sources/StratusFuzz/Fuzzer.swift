@@ -40,7 +40,9 @@ public struct Fuzzer: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let accounts = try await server.provision(accounts: plan.accounts)
-        let world = FuzzWorld(seed: plan.seed, server: server, accounts: accounts, retryDelayScale: retryDelayScale, style: style)
+        let world = FuzzWorld(
+            seed: plan.seed, server: server, accounts: accounts, retryDelayScale: retryDelayScale, style: style, edges: plan.edges
+        )
         try await world.addDevices(plan.devices, directory: directory)
         let tenth = max(steps.count / 10, 1)
         for (position, step) in steps.enumerated() {
@@ -58,7 +60,7 @@ public struct Fuzzer: Sendable {
     public func runAndReport(servers: ServerFactory) async throws -> Bool {
         output(
             "stratus fuzz: seed \(plan.seed), \(plan.devices) devices, \(plan.accounts) accounts, \(plan.steps.count) steps, "
-                + "\(style.rawValue) style"
+                + "\(style.rawValue) style" + (plan.edges ? ", edges" : "")
         )
         let outcome = try await runFresh(plan.steps, servers: servers, progress: true)
         output(outcome.summary)
@@ -113,7 +115,7 @@ public struct Fuzzer: Sendable {
 
     private func summary(_ world: FuzzWorld, steps: Int) async -> String {
         var lines = ["", "  action            done  skipped  refused"]
-        for action in FuzzAction.allCases {
+        for action in FuzzAction.allCases where plan.edges || !action.isEdge {
             let counts = world.tally[action] ?? (0, 0, 0)
             lines.append("  " + action.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0)
                 + String(format: "%6d %8d %8d", counts.done, counts.skipped, counts.refused))

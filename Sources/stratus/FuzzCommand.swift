@@ -27,6 +27,8 @@ struct FuzzCommand: AsyncParsableCommand {
     @Option(help: "Admin token of --server (default: STRATUS_ADMIN_TOKEN).") var adminToken: String?
     @Option(help: "Seconds to spend shrinking a failure.") var shrinkSeconds = 240
     @Flag(help: "Also print each step that was refused, and why.") var verbose = false
+    @Flag(help: "Also draw the edge steps: a field cleared, a photo whose file is gone before the send, a zone deleted and made again.")
+    var edges = false
     @Option(help: "How every device mirrors (one app, one style): syncEngine or persistentCloudKitContainer (a zone per share).")
     var style: SimulatedDevice.MirroringStyle = .syncEngine
 
@@ -37,7 +39,7 @@ struct FuzzCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var fuzzer = Fuzzer(plan: FuzzPlan.generate(seed: seed, devices: devices, accounts: accounts, count: steps))
+        var fuzzer = Fuzzer(plan: FuzzPlan.generate(seed: seed, devices: devices, accounts: accounts, count: steps, edges: edges))
         fuzzer.shrinkBudget = .seconds(shrinkSeconds)
         fuzzer.verbose = verbose
         fuzzer.style = style

@@ -27,6 +27,16 @@ struct FuzzCheckerTests {
         }
     }
 
+    @Test("a seeded run at the edges converges: fields cleared, asset files missing, zones deleted and made again")
+    func edgesRunConverges() async throws {
+        let plan = FuzzPlan.generate(seed: 7, devices: 3, accounts: 2, count: 80, edges: true)
+        for kind in [FuzzAction.clearField, .missingAsset, .remakeZone] { #expect(plan.steps.contains { $0.action == kind }) }
+        try await Journal.run { journal in
+            let outcome = try await Fuzzer(plan: plan).run(plan.steps, on: journal.fuzzServer)
+            #expect(outcome.passed, "\(outcome.divergences)")
+        }
+    }
+
     @Test("a mirror that differs from the server is caught")
     func plantedMirrorDivergenceIsCaught() async throws {
         try await Journal.run { journal in

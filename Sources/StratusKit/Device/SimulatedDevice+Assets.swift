@@ -28,28 +28,25 @@ extension SimulatedDevice {
 
     /// Gives `record` (about to be sent) a `CKAsset` with the local file for each asset the
     /// server does not hold on that record yet — CloudKit uploads those with the save — and
-    /// leaves the others as the server named them. `false` (the change stays pending) when a
-    /// file is missing.
-    func attachNewAssets(to record: CKRecord, from operation: RecordOperation, key: RecordKey) -> Bool {
-        guard let fields = operation.record.fields, fields.values.contains(where: { $0.type.isAsset }) else { return true }
+    /// leaves the others as the server named them. A file gone from the device is handed over
+    /// all the same, as an app's `CKAsset` names a file it does not check: CloudKit fails that
+    /// record alone (`assetFileNotFound`) and the recovery drops the asset (`recover`).
+    func attachNewAssets(to record: CKRecord, from operation: RecordOperation, key: RecordKey) {
+        guard let fields = operation.record.fields, fields.values.contains(where: { $0.type.isAsset }) else { return }
         let server = (try? store.record(key))??.serverRecord?.fields ?? [:]
         for (name, field) in fields where field.type.isAsset {
             let held = Set(server[name]?.value.assets.compactMap(\.fileChecksum) ?? [])
             let local = field.value.assets.compactMap(\.fileChecksum)
             guard local.contains(where: { !held.contains($0) }) else { continue }
             let files = local.map { store.assets.file(for: $0) }
-            guard files.allSatisfy({ FileManager.default.fileExists(atPath: $0.path) }) else {
-                log(key.scope, "assetMissing")
-                return false
-            }
+            let missing = !files.allSatisfy { FileManager.default.fileExists(atPath: $0.path) }
             if case .list = field.value {
                 record[name] = files.map { CKAsset(fileURL: $0) }
             } else if let file = files.first {
                 record[name] = CKAsset(fileURL: file)
             }
-            log(key.scope, "assetUploaded")
+            log(key.scope, missing ? "assetMissing" : "assetUploaded")
         }
-        return true
     }
 
     /// Keeps the files CloudKit downloaded with fetched records (an engine's fetch, a

@@ -202,6 +202,13 @@ public actor SimulatedDevice {
         return key
     }
 
+    /// Clears fields of a record (the app setting them to `nil`): cleared on the server by the
+    /// next sync, those keys alone; the record's other fields are untouched.
+    public func clear(_ fields: [String], of key: RecordKey) throws {
+        try store.clear(fields, of: key)
+        scheduleSyncIfAutomatic()
+    }
+
     public func delete(_ key: RecordKey) throws {
         try store.delete(key)
         scheduleSyncIfAutomatic()

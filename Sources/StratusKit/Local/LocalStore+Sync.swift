@@ -49,6 +49,42 @@ extension LocalStore {
         return (fields, deleted, reuploadOnly)
     }
 
+    /// The fields of a record a pending local change cleared (changed, not yet exported, and with
+    /// no value now), by local name: the next send clears them on the server, those keys alone.
+    /// None for a record the store no longer holds or whose pending change is a deletion.
+    public func pendingClearedFields(_ key: RecordKey) throws -> [String] {
+        try pool.read { db in
+            let pending = try pendingFields(key, in: db)
+            guard !pending.deleted, let local = try LocalStore.fetch(key, in: db) else { return [] }
+            return pending.fields.filter { local.fields[$0] == nil }.sorted()
+        }
+    }
+
+    /// Drops the assets of a record whose files are gone from this device and that the server
+    /// does not hold on it yet (the file was deleted before the send read it): each such field
+    /// goes back to the server's value, or to no value when the server has none. What an app
+    /// does when CloudKit fails the record for its file (`assetFileNotFound`): the rest of the
+    /// change stays pending and is saved again. Answers the fields dropped, by local name.
+    @discardableResult
+    public func dropMissingAssets(_ key: RecordKey) throws -> [String] {
+        try pool.write { db in
+            guard var local = try LocalStore.fetch(key, in: db) else { return [] }
+            let server = local.serverRecord?.fields ?? [:]
+            var dropped: [String] = []
+            for (name, field) in local.fields where field.type.isAsset {
+                let serverField = server[naming.serverName(name)]
+                let held = Set(serverField?.value.assets.compactMap(\.fileChecksum) ?? [])
+                let gone = field.value.assets.compactMap(\.fileChecksum).contains { !held.contains($0) && !assets.contains($0) }
+                guard gone else { continue }
+                local.fields[name] = serverField
+                dropped.append(name)
+            }
+            guard !dropped.isEmpty else { return [] }
+            try write(local, in: db)
+            return dropped.sorted()
+        }
+    }
+
     /// The operation that uploads a record's local state: an update against the change tag it is
     /// based on, or a create for a record the server has not seen.
     public func uploadOperation(for key: RecordKey) throws -> RecordOperation? {

@@ -82,6 +82,19 @@ public final class LocalStore: Sendable {
         }
     }
 
+    /// Clears fields of a record — the app setting them to `nil` — and records it in history: the
+    /// change's fields with no value now are cleared on the server by the next send (those keys
+    /// alone, ``pendingClearedFields(_:)``); its other fields keep their values. Nothing for a
+    /// record the store does not hold.
+    public func clear(_ fieldNames: [String], of key: RecordKey, author: TransactionAuthor = .app) throws {
+        try pool.write { db in
+            guard var record = try LocalStore.fetch(key, in: db) else { return }
+            for name in fieldNames { record.fields[name] = nil }
+            try write(record, in: db)
+            try appendHistory(key, .save, fields: fieldNames.sorted(), author: author, exported: author == .syncImport, in: db)
+        }
+    }
+
     /// Deletes a record and records it in history.
     public func delete(_ key: RecordKey, author: TransactionAuthor = .app) throws {
         try pool.write { db in
