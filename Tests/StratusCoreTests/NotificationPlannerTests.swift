@@ -1,3 +1,4 @@
+import Foundation
 import StratusModel
 import StratusStore
 import StratusStoreSQLite
@@ -84,6 +85,28 @@ import Testing
         #expect(said.map(\.0) == ["a", "d"], "b does not match; c's update is not among firesOn")
         #expect(said.map(\.1) == [.recordCreated, .recordDeleted])
         #expect(planned.notifications.allSatisfy { $0.notification.notificationType == .query && $0.notification.zoneID?.zoneName == "Z" })
+    }
+
+    @Test func aQueryNotificationCarriesTheDesiredKeysOfTheRecordAfterTheChange() async throws {
+        let fixture = try await Fixture()
+        var info = NotificationInfo()
+        info.desiredKeys = ["title", "photo", "when", "missing"]
+        let subscription = Subscription(
+            subscriptionID: "q", kind: .query, zoneID: ZoneID(zoneName: "Z"), query: Query(recordType: "Note"), notificationInfo: info
+        )
+        try await fixture.subscribe(Self.alice, subscription)
+        var exact = Field.timestamp(milliseconds: 1_767_225_600_000)
+        exact.exactDates = [788_918_400]
+        let fields: [String: Field] = ["title": .string("Lisbon"), "body": .string("secret"), "photo": .bytes(Data([1])), "when": exact]
+        let planned = try await fixture.plan(Self.event([
+            RecordChange(name: "a", type: "Note", fields: fields, kind: .updated),
+            RecordChange(name: "b", type: "Note", fields: fields, kind: .deleted),
+        ]))
+        let byRecord = Dictionary(uniqueKeysWithValues: planned.notifications.map { ($0.notification.recordName ?? "", $0.notification) })
+        let expected: [String: Field] = ["title": .string("Lisbon"), "when": .timestamp(milliseconds: 1_767_225_600_000)]
+        #expect(byRecord["a"]?.recordFields == expected, "no data, no undesired key, dates in milliseconds")
+        #expect(byRecord["b"]?.recordFields == nil, "a deletion carries no fields, as CloudKit fills them for creations and updates")
+        #expect(planned.notifications.allSatisfy { $0.notification.subscriptionOwnerUserRecordName == Self.alice })
     }
 
     @Test func aFiresOnceSubscriptionFiresForItsFirstRecordAndIsReported() async throws {

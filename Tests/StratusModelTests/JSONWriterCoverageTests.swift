@@ -113,7 +113,8 @@ struct JSONWriterCoverageTests {
             notificationID: "41", notificationType: .query, subscriptionID: "s/1", containerIdentifier: "iCloud.com.example",
             environment: .development, databaseScope: .private, zoneID: Self.zone, isPruned: false, recordName: "r/1",
             queryNotificationReason: .recordUpdated, notificationInfo: NotificationInfo(alertBody: "Paris", soundName: "a.caf", shouldBadge: true),
-            timestamp: 1_767_225_600_000
+            timestamp: 1_767_225_600_000, recordFields: ["caption": .string("Paris"), "link": Field(.reference(Self.reference))],
+            subscriptionOwnerUserRecordName: "_o"
         ))
     }
 }

@@ -136,7 +136,9 @@ struct JSONWriterTests {
             notificationID: "41", notificationType: .query, subscriptionID: "s/1", containerIdentifier: "iCloud.com.example",
             environment: .development, databaseScope: .private, zoneID: ZoneID(zoneName: "Z", ownerRecordName: "_o"), isPruned: false,
             recordName: "r/1", queryNotificationReason: .recordUpdated,
-            notificationInfo: NotificationInfo(alertBody: "Paris \"now\"", soundName: "a.caf", shouldBadge: true), timestamp: 1_767_225_600_000
+            notificationInfo: NotificationInfo(alertBody: "Paris \"now\"", soundName: "a.caf", shouldBadge: true), timestamp: 1_767_225_600_000,
+            recordFields: ["caption": .string("Paris/Lisbon"), "nights": .int64(4), "when": .timestamp(milliseconds: 1_767_225_600_000)],
+            subscriptionOwnerUserRecordName: "_o"
         ))
         try expectSameJSON(PushNotification(
             notificationID: "1", notificationType: .database, subscriptionID: nil, containerIdentifier: "c", databaseScope: .shared, isPruned: true

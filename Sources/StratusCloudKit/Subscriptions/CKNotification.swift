@@ -4,7 +4,9 @@ import Foundation
 /// ``init(fromRemoteNotificationDictionary:)`` — as a ``CKDatabaseNotification``,
 /// ``CKRecordZoneNotification`` or ``CKQueryNotification``. A Stratus server serves the payloads
 /// at its webcourier URL with `?format=apns`: `aps` (the alert) and `ck` (the container `cid`, the
-/// notification `nid`, and one of `met`, `fet` or `qry`; see `ApplePushPayload`).
+/// notification `nid`, the subscription's owner `ckuserid`, and one of `met`, `fet` or `qry`; see
+/// `ApplePushPayload`). An entry of the webcourier's own feed (the JSON of one of its
+/// `notifications`) reads the same way.
 // `@unchecked Sendable`: every property is a `let`; `recordFields` holds the payload's property-list values.
 open class CKNotification: NSObject, @unchecked Sendable {
     /// What fired.
@@ -20,9 +22,10 @@ open class CKNotification: NSObject, @unchecked Sendable {
     public let notificationType: NotificationType
     public let notificationID: ID?
     public let containerIdentifier: String?
-    /// The user who owns the subscription that fired (not in Stratus's payloads: `nil`).
+    /// The user who owns the subscription that fired (`nil` when the payload does not say).
     public let subscriptionOwnerUserRecordID: CKRecord.ID?
-    /// Whether the server dropped notifications before this one (ask for changes, not for them).
+    /// Whether the server dropped notifications before this one (ask for changes, not for them),
+    /// or left record fields out of this payload to keep it within APNs's size limit.
     public let isPruned: Bool
     public let subscriptionID: CKSubscription.ID?
 
@@ -46,7 +49,7 @@ open class CKNotification: NSObject, @unchecked Sendable {
         notificationType = type
         notificationID = payload.ck["nid"].flatMap { $0 as? String }.map(CKNotificationID.init)
         containerIdentifier = payload.ck["cid"] as? String
-        subscriptionOwnerUserRecordID = nil
+        subscriptionOwnerUserRecordID = payload.subscriptionOwner
         isPruned = payload.flag(payload.ck["p"])
         subscriptionID = payload.source["sid"] as? String
         let alert = payload.alert
@@ -80,8 +83,9 @@ public protocol _CKNotificationFromPayload {}
 extension CKNotification: _CKNotificationFromPayload {}
 
 extension _CKNotificationFromPayload where Self: CKNotification {
-    /// The notification a push payload (`userInfo` of a remote notification, or a Stratus
-    /// courier's `?format=apns` answer) describes; `nil` when it is not CloudKit's.
+    /// The notification a push payload (`userInfo` of a remote notification, a Stratus
+    /// courier's `?format=apns` answer, or an entry of its feed) describes; `nil` when it is not
+    /// CloudKit's.
     public init?(fromRemoteNotificationDictionary notificationDictionary: [AnyHashable: Any]) {
         guard let payload = NotificationPayload(notificationDictionary) else { return nil }
         let notification: CKNotification =
@@ -132,15 +136,19 @@ open class CKQueryNotification: CKNotification, @unchecked Sendable {
     }
 
     public let queryNotificationReason: Reason
-    /// The fields the subscription's `desiredKeys` asked for, when the payload carries them.
+    /// For a created or updated record, its values of the keys the subscription's
+    /// `notificationInfo.desiredKeys` names, as a record holds them (`String`, `NSNumber`, `Date`,
+    /// `CLLocation`, `CKRecord.Reference`). An APNs payload may leave some out to stay within its
+    /// size limit (``CKNotification/isPruned`` then says so); a feed entry carries them all.
     public let recordFields: [String: Any]?
     public let recordID: CKRecord.ID?
     public let databaseScope: CKDatabase.Scope
 
     init(_ payload: NotificationPayload) {
         queryNotificationReason = payload.source["fo"].flatMap(NotificationPayload.number).flatMap { Reason(rawValue: $0.intValue) } ?? .recordUpdated
-        recordFields = payload.source["af"] as? [String: Any]
-        recordID = (payload.source["rid"] as? String).map { CKRecord.ID(recordName: $0, zoneID: payload.zoneID ?? .default) }
+        let zoneID = payload.zoneID ?? .default
+        recordFields = payload.recordFields(in: zoneID)
+        recordID = (payload.source["rid"] as? String).map { CKRecord.ID(recordName: $0, zoneID: zoneID) }
         databaseScope = payload.databaseScope
         super.init(payload, type: .query)
     }
@@ -162,65 +170,6 @@ public final class CKNotificationID: NSObject, NSSecureCoding, NSCopying, Sendab
     public override func isEqual(_ object: Any?) -> Bool { (object as? CKNotificationID)?.value == value }
     public override var hash: Int { value.hashValue }
     public override var description: String { "<CKNotificationID: \(value)>" }
-}
-
-/// The parts of an APNs payload CloudKit's notifications read: `aps` and `ck` with its source
-/// (`met` database, `fet` zone, `qry` query).
-struct NotificationPayload {
-    let aps: [String: Any]
-    let ck: [String: Any]
-    let source: [String: Any]
-    let kind: CKNotification.NotificationType
-
-    init?(_ dictionary: [AnyHashable: Any]) {
-        guard let ck = dictionary["ck"] as? [String: Any] else { return nil }
-        self.ck = ck
-        aps = dictionary["aps"] as? [String: Any] ?? [:]
-        if let source = ck["qry"] as? [String: Any] {
-            (self.source, kind) = (source, .query)
-        } else if let source = ck["fet"] as? [String: Any] {
-            (self.source, kind) = (source, .recordZone)
-        } else if let source = ck["met"] as? [String: Any] {
-            (self.source, kind) = (source, .database)
-        } else {
-            return nil
-        }
-    }
-
-    /// The alert dictionary (a bare string is its body).
-    var alert: [String: Any] {
-        if let text = aps["alert"] as? String { return ["body": text] }
-        return aps["alert"] as? [String: Any] ?? [:]
-    }
-
-    /// `dbs`: 1 public, 2 private, 3 shared.
-    var databaseScope: CKDatabase.Scope {
-        source["dbs"].flatMap(Self.number).flatMap { CKDatabase.Scope(rawValue: $0.intValue) } ?? .private
-    }
-
-    /// The zone named by `zid` and `zoid`, as the framework names zones in each database: the
-    /// caller's own (private, public) with ``CKCurrentUserDefaultName``, a shared one with its owner.
-    var zoneID: CKRecordZone.ID? {
-        guard let name = source["zid"] as? String else { return nil }
-        guard databaseScope == .shared, let owner = source["zoid"] as? String else { return CKRecordZone.ID(zoneName: name) }
-        return CKRecordZone.ID(zoneName: name, ownerName: owner)
-    }
-
-    func flag(_ value: Any?) -> Bool {
-        if let flag = value as? Bool { return flag }
-        return value.flatMap(Self.number)?.boolValue ?? false
-    }
-
-    /// A number however the dictionary holds it (JSON gives `NSNumber`, Swift literals `Int`).
-    static func number(_ value: Any) -> NSNumber? {
-        switch value {
-        case let number as NSNumber: number
-        case let number as Int: NSNumber(value: number)
-        case let flag as Bool: NSNumber(value: flag)
-        case let text as String: Int(text).map { NSNumber(value: $0) }
-        default: nil
-        }
-    }
 }
 
 extension Notification.Name {

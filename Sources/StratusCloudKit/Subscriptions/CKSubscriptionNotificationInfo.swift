@@ -6,7 +6,8 @@ extension CKSubscription {
     /// How a subscription's notifications are presented: the alert, its title and subtitle, the
     /// sound, the badge, the category, the record fields a query notification carries
     /// (`desiredKeys`), silent (`shouldSendContentAvailable`) or mutable delivery. Sent with the
-    /// subscription and fetched back; the server's courier payload carries the alert.
+    /// subscription and fetched back; the server's courier payload carries the alert and a query
+    /// notification the desired keys' values (``CKQueryNotification/recordFields``).
     public typealias NotificationInfo = CKNotificationInfo
 }
 

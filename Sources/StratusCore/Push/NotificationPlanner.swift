@@ -130,7 +130,8 @@ struct NotificationPlanner: Sendable {
         var notification = PushNotification(
             notificationID: "", notificationType: .database, subscriptionID: subscription.subscriptionID,
             containerIdentifier: event.zone.database.container, environment: event.zone.database.environment,
-            databaseScope: scope, notificationInfo: subscription.notificationInfo, timestamp: now
+            databaseScope: scope, notificationInfo: subscription.notificationInfo, timestamp: now,
+            subscriptionOwnerUserRecordName: stored.subscriber.user
         )
         switch subscription.kind {
         case .zone:
@@ -142,10 +143,30 @@ struct NotificationPlanner: Sendable {
             if let change {
                 notification.recordName = change.name
                 notification.queryNotificationReason = change.kind.reason
+                notification.recordFields = Self.recordFields(of: change, keys: subscription.notificationInfo?.notifiedKeys ?? [])
             }
         default: break
         }
         return notification
+    }
+
+    /// The field types a query notification carries (`desiredKeys` admits strings, numbers,
+    /// dates, locations and references; never data, assets or lists).
+    static let notifiedTypes: Set<FieldType> = [.string, .int64, .double, .timestamp, .location, .reference]
+
+    /// A created or updated record's values, after the change, of the subscription's desired
+    /// keys that hold a type a notification carries; `nil` when none does, and for a deletion
+    /// (CloudKit fills `recordFields` for creations and updates).
+    static func recordFields(of change: RecordChange, keys: [String]) -> [String: Field]? {
+        guard change.kind != .deleted, !keys.isEmpty else { return nil }
+        var fields: [String: Field] = [:]
+        for key in keys {
+            guard var field = change.fields[key], notifiedTypes.contains(field.type) else { continue }
+            // Milliseconds, as CKWS carries dates: a notification is a hint, not the record.
+            field.exactDates = nil
+            fields[key] = field
+        }
+        return fields.isEmpty ? nil : fields
     }
 }
 

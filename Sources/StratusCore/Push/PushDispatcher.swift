@@ -79,8 +79,8 @@ public final class PushDispatcher: Sendable {
     /// activity log once it knows the notifications it produced.
     public func publish(_ event: CommitEvent?) {
         guard let event else { return }
-        let published = Published(event: event, time: now())
-        queue.pending.withLock { $0.append(published) }
+        // Numbered under the queue's lock, so the queue is in commit-number order.
+        queue.pending.withLock { $0.append(Published(event: event, time: now(), number: subscriptions.births.published())) }
         signal.yield()
     }
 
@@ -88,6 +88,8 @@ public final class PushDispatcher: Sendable {
     fileprivate struct Published: Sendable {
         var event: CommitEvent
         var time: Int64
+        /// Its place among the commits published (``SubscriptionBirths``).
+        var number: UInt64
 
         func activity(notifications: [NewNotification]) -> ActivityEntry {
             let database = event.zone.database
@@ -148,17 +150,24 @@ public final class PushDispatcher: Sendable {
                 defer { activity.record(item.activity(notifications: produced)) }
                 do {
                     let planned = try await planner.plan(event, now: now())
-                    // A fires-once subscription fires for the first of the drained changes only.
+                    // A fires-once subscription fires for the first of the drained changes only;
+                    // a subscription created after the change was published not at all.
                     let retired = Set(fired.map { OnceKey($0.subscriber, $0.subscription.subscriptionID) })
-                    produced = planned.notifications.filter { item in
-                        !retired.contains(OnceKey(item.recipient, item.notification))
+                    let births = subscriptions.births
+                    produced = planned.notifications.filter { planned in
+                        !retired.contains(OnceKey(planned.recipient, planned.notification))
+                            && births.mayFire(SubscriptionBirths.Key(planned), for: item.number)
                     }
                     notifications += produced
-                    fired += planned.fired.filter { !retired.contains(OnceKey($0.subscriber, $0.subscription.subscriptionID)) }
+                    fired += planned.fired.filter {
+                        !retired.contains(OnceKey($0.subscriber, $0.subscription.subscriptionID))
+                            && births.mayFire(SubscriptionBirths.Key(subscriber: $0.subscriber, subscriptionID: $0.subscription.subscriptionID), for: item.number)
+                    }
                 } catch {
                     logger.error("push: cannot match a change to subscriptions", metadata: ["zone": "\(event.zone.name)", "error": "\(error)"])
                 }
             }
+            if let last = published.last { subscriptions.births.delivered(through: last.number) }
             guard !notifications.isEmpty else { return }
             var start = 0
             while start < notifications.count {

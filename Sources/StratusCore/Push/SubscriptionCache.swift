@@ -22,6 +22,8 @@ final class SubscriptionCache: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Which commits a subscription being created may fire for.
+    let births = SubscriptionBirths()
     private let store: any PushStore
     private let relay: InstanceRelay
 

@@ -64,7 +64,23 @@ public struct SubscriptionService: Sendable {
                 case .delete: changes.append(.delete(subscriptionID: operation.subscription.subscriptionID))
                 }
             }
-            var outcomes = try await store.modifySubscriptions(changes, of: subscriber).makeIterator()
+            let creating = changes.compactMap { change -> String? in
+                if case .create(let subscription) = change { subscription.subscriptionID } else { nil }
+            }
+            cache.births.creating(creating, of: subscriber)
+            var stored = false
+            defer { if !stored { cache.births.notCreated(creating, of: subscriber) } }
+            let saved = try await store.modifySubscriptions(changes, of: subscriber)
+            stored = true
+            var createOutcomes = saved.makeIterator()
+            let refused = changes.compactMap { change -> String? in
+                let outcome = createOutcomes.next()
+                guard case .create(let subscription) = change else { return nil }
+                if case .saved? = outcome { return nil }
+                return subscription.subscriptionID
+            }
+            cache.births.notCreated(refused, of: subscriber)
+            var outcomes = saved.makeIterator()
             cache.invalidate(subscriber)
             return SubscriptionsResponse(subscriptions: zip(results, request.operations).map { result, operation in
                 if let result { return result }

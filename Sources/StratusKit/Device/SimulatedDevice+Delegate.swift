@@ -46,9 +46,11 @@ extension SimulatedDevice: CKSyncEngineDelegate {
     }
 
     /// The record that sends a pending save: the store's local state on top of the server's last
-    /// version (whose change tag it carries), its new assets attached as files to upload. `nil`
-    /// keeps the change pending (a file is missing); a record the store no longer holds leaves
-    /// the queue (its deletion is a change of its own).
+    /// version (whose change tag it carries), the fields the app cleared since set to `nil` (so
+    /// the save clears those keys alone), its new assets attached as files to upload (a file gone
+    /// from the device fails this record alone: `recover`). `nil` keeps the change pending (the
+    /// store could not be read); a record the store no longer holds leaves the queue (its
+    /// deletion is a change of its own).
     private func recordToSave(_ id: CKRecord.ID, scope: DatabaseScope, syncEngine: CKSyncEngine) async -> CKRecord? {
         let key = key(id, scope: scope)
         let found: RecordOperation??
@@ -61,7 +63,13 @@ extension SimulatedDevice: CKSyncEngineDelegate {
         }
         let base = operation.record.recordChangeTag == nil ? nil : (try? store.record(key))??.serverRecord
         let record = CKRecord.toSave(operation.record, in: id.zoneID, base: base)
-        return attachNewAssets(to: record, from: operation, key: key) ? record : nil
+        if let held = base?.fields {
+            for name in (try? store.pendingClearedFields(key)) ?? [] where held[store.naming.serverName(name)] != nil {
+                record[store.naming.serverName(name)] = nil
+            }
+        }
+        attachNewAssets(to: record, from: operation, key: key)
+        return record
     }
 
     private func handle(_ event: CKSyncEngine.Event, scope: DatabaseScope, syncEngine: CKSyncEngine) async throws {
@@ -126,10 +134,19 @@ extension SimulatedDevice: CKSyncEngineDelegate {
     /// A zone the server no longer has, and why (Apple's rules for each reason). Reset with the
     /// account's encrypted data: the data is gone from the server, not from this device, so it
     /// is uploaded again into a new zone of the same name. Purged by the user in Settings: see
-    /// ``zonePurged(_:scope:syncEngine:)``. Deleted: the local data goes too.
+    /// ``zonePurged(_:scope:syncEngine:)``. Deleted: the local data goes too — every record the
+    /// server had, with any edit to it not sent yet — but a private record the server never saw
+    /// (made since the deletion, by the device that deleted the zone or one that had not heard
+    /// yet) is unsent data of the user's, and goes up into the zone saved again. A shared zone
+    /// deleted goes whole.
     private func zoneDeleted(_ deletion: CKDatabase.DatabaseChange.Deletion, scope: DatabaseScope, syncEngine: CKSyncEngine) throws {
         let zone = wireZoneID(deletion.zoneID, scope: scope)
         switch deletion.reason {
+        case .deleted where scope == .private:
+            log(scope, "zoneDeleted")
+            if try store.purgeServerCopies(in: zone, scope: scope) > 0 {
+                syncEngine.state.add(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: deletion.zoneID))])
+            }
         case .purged where scope == .private:
             try zonePurged(deletion.zoneID, scope: scope, syncEngine: syncEngine)
         case .encryptedDataReset where scope == .private:

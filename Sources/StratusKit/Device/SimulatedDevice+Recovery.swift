@@ -51,6 +51,16 @@ extension SimulatedDevice {
             syncEngine.state.add(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: ckZoneID(key.zoneID, scope: key.scope)))])
         case .unknownItem:
             try store.importDeletion(key)
+        case .assetFileNotFound:
+            // The file of an asset the app attached went before the send read it: CloudKit failed
+            // this record alone. The app is told (the failure is logged), the asset dropped (the
+            // field back to what the server holds), and the rest of the change saved again in
+            // this sync; with no asset of its own missing, the change waits like any refusal.
+            if try store.dropMissingAssets(key).isEmpty {
+                refusedThisSync[key] = error
+            } else {
+                log(key.scope, "assetDropped")
+            }
         case .quotaExceeded:
             // The owner's storage is full: the change stays pending (the user's data is never
             // dropped for it) and the app is told; sending resumes on a later sync.

@@ -5,7 +5,10 @@
 /// `cid` container, `ce` environment (1 development, 2 production), `nid` notification ID, and
 /// one of `met` (database), `fet` (record zone) or `qry` (query) with `dbs` (database scope:
 /// 1 public, 2 private, 3 shared), `sid` subscription ID, `zid`/`zoid` zone name and owner, and
-/// for queries `rid` record name and `fo` reason (1 created, 2 updated, 3 deleted).
+/// for queries `rid` record name, `fo` reason (1 created, 2 updated, 3 deleted) and `af` the
+/// record's values of the subscription's `desiredKeys` (``RecordField``); `ckuserid` names the
+/// subscription's owner. Like APNs, a payload holds at most ``byteLimit`` bytes: `af` values that
+/// do not fit are left out (and `p` set), as CloudKit drops `desiredKeys` data first.
 public struct ApplePushPayload: Sendable, Hashable, Codable {
     /// The APNs part: silent (`content-available`) unless the subscription asked for an alert.
     public struct APS: Sendable, Hashable, Codable {
@@ -75,23 +78,29 @@ public struct ApplePushPayload: Sendable, Hashable, Codable {
             public var zoid: String?
             public var rid: String?
             public var fo: Int?
+            /// Queries: the record's values of the subscription's `desiredKeys`, by key.
+            public var af: [String: RecordField]?
         }
 
         public var cid: String
         public var ce: Int?
         public var nid: String
-        /// Set on the notification that stands for notifications dropped from the feed.
+        /// Set on the notification that stands for notifications dropped from the feed, and
+        /// when record fields were left out of `qry.af` to stay within ``byteLimit``.
         public var p: Bool?
         public var met: Source?
         public var fet: Source?
         public var qry: Source?
+        /// The user record name of the subscription's owner (`subscriptionOwnerUserRecordID`).
+        public var ckuserid: String?
     }
 
     public var aps: APS
     public var ck: CK
 
-    /// The payload Apple's courier would carry for `notification`.
-    public init(_ notification: PushNotification) {
+    /// The payload Apple's courier would carry for `notification`: at most `byteLimit` bytes of
+    /// JSON as the server writes it, the record's fields that do not fit left out (`nil`: all kept).
+    public init(_ notification: PushNotification, byteLimit: Int? = ApplePushPayload.byteLimit) {
         let info = notification.notificationInfo
         let alert = APS.Alert(info)
         let silent = alert == nil || info?.shouldSendContentAvailable == true
@@ -130,5 +139,7 @@ public struct ApplePushPayload: Sendable, Hashable, Codable {
                 }
             ck.qry = source
         }
+        ck.ckuserid = notification.subscriptionOwnerUserRecordName
+        addRecordFields(of: notification, byteLimit: byteLimit)
     }
 }

@@ -18,6 +18,10 @@ public struct PushNotification: Sendable, Hashable, Codable {
     public var notificationID: String
     public var notificationType: Kind
     public var subscriptionID: String?
+    /// The user record name of the subscription's owner (CKNotification's
+    /// `subscriptionOwnerUserRecordID`; a Stratus key: CloudKit JS names no owner). Absent on the
+    /// pruned marker and on notifications stored before Stratus kept it.
+    public var subscriptionOwnerUserRecordName: String?
     public var containerIdentifier: String
     public var environment: ContainerEnvironment?
     public var databaseScope: DatabaseScope
@@ -30,6 +34,12 @@ public struct PushNotification: Sendable, Hashable, Codable {
     /// Query notifications: the record and why it fired.
     public var recordName: String?
     public var queryNotificationReason: QueryReason?
+    /// Query notifications of a created or updated record: the record's values, after the
+    /// change, of the keys the subscription's `notificationInfo.desiredKeys` names — each a field
+    /// as records carry it, `{value, type}` (CloudKit JS's `QueryNotification.recordFields`).
+    /// Only the types CloudKit puts in a notification: STRING, INT64, DOUBLE, TIMESTAMP,
+    /// LOCATION, REFERENCE. Absent when none of the keys has such a value, and on deletions.
+    public var recordFields: [String: Field]?
     public var notificationInfo: NotificationInfo?
     /// Milliseconds since 1970.
     public var timestamp: Int64?
@@ -38,7 +48,7 @@ public struct PushNotification: Sendable, Hashable, Codable {
         notificationID: String, notificationType: Kind, subscriptionID: String?, containerIdentifier: String,
         environment: ContainerEnvironment? = nil, databaseScope: DatabaseScope, zoneID: ZoneID? = nil, isPruned: Bool = false,
         recordName: String? = nil, queryNotificationReason: QueryReason? = nil, notificationInfo: NotificationInfo? = nil,
-        timestamp: Int64? = nil
+        timestamp: Int64? = nil, recordFields: [String: Field]? = nil, subscriptionOwnerUserRecordName: String? = nil
     ) {
         self.notificationID = notificationID
         self.notificationType = notificationType
@@ -52,6 +62,8 @@ public struct PushNotification: Sendable, Hashable, Codable {
         self.queryNotificationReason = queryNotificationReason
         self.notificationInfo = notificationInfo
         self.timestamp = timestamp
+        self.recordFields = recordFields
+        self.subscriptionOwnerUserRecordName = subscriptionOwnerUserRecordName
     }
 }
 

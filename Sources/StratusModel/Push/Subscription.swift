@@ -73,11 +73,18 @@ public struct NotificationInfo: Sendable, Hashable, Codable {
     public var subtitle: String?
     public var subtitleLocalizationKey: String?
     public var subtitleLocalizationArgs: [String]?
-    /// The record fields a query notification carries.
+    /// The record fields a query notification carries (`recordFields`): the native
+    /// `CKSubscription.NotificationInfo`'s name.
     public var desiredKeys: [String]?
+    /// The same, by the name of CKWS's notification info dictionary (CloudKit JS's
+    /// `NotificationInfo.additionalFields`); `desiredKeys` wins when both are given.
+    public var additionalFields: [String]?
     public var shouldSendMutableContent: Bool?
     public var category: String?
     public var collapseIDKey: String?
+
+    /// The keys whose values a query notification carries: `desiredKeys`, else `additionalFields`.
+    public var notifiedKeys: [String] { desiredKeys ?? additionalFields ?? [] }
 
     public init(alertBody: String? = nil, soundName: String? = nil, shouldBadge: Bool? = nil, shouldSendContentAvailable: Bool? = nil) {
         self.alertBody = alertBody
