@@ -16,6 +16,16 @@ import Testing
             let records = batch(400, named: "atomic", in: zoneID)
             let (saves, _) = try await db.modifyRecords(saving: records, deleting: [], savePolicy: .ifServerRecordUnchanged, atomically: true)
             #expect(saves.count == 400 && saves.values.allSatisfy { (try? $0.get()) != nil })
+
+            // Whole means one commit: one stale item of 400 fails them all, nothing is written.
+            let again = batch(399, named: "whole", in: zoneID) + [CKRecord(recordType: "Item", recordID: records[0].recordID)]
+            let (refused, _) = try await db.modifyRecords(saving: again, deleting: [], savePolicy: .ifServerRecordUnchanged, atomically: true)
+            let codes = refused.values.map { result -> CKError.Code? in
+                if case .failure(let error) = result { (error as? CKError)?.code } else { nil }
+            }
+            #expect(codes.filter { $0 == .serverRecordChanged }.count == 1)
+            #expect(codes.filter { $0 == .batchRequestFailed }.count == 399)
+            try await expectNoneSaved(Array(again.prefix(399)), in: db)
         }
     }
 

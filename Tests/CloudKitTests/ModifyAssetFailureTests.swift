@@ -43,7 +43,8 @@ import Testing
                 saving: [good[0], bad, good[1]], deleting: [CKRecord.ID(recordName: "old", zoneID: Self.zoneID)], atomically: true
             )
 
-            #expect((try? saves[bad.recordID]?.get()) == nil)
+            let failure = try #require(throws: CKError.self) { try saves[bad.recordID]?.get() }
+            #expect(failure.code == .assetFileNotFound)
             for record in good {
                 let error = try #require(throws: CKError.self) { try saves[record.recordID]?.get() }
                 #expect(error.code == .batchRequestFailed)

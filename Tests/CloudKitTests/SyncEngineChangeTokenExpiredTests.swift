@@ -9,9 +9,9 @@ import Testing
 /// drops the token and fetches the zone again from the start — so a note bob already had and
 /// that did not change since comes again — and the fetch succeeds.
 ///
-/// (The other ways to an expired token — a compacted history, a token from a zone deleted and
-/// made again — need admin access or are hidden by the database feed, which reports the
-/// deletion first and so clears the token.)
+/// (The other ways to an expired token: a compacted history, which needs admin access, and a
+/// token from a zone deleted and made again since — the database feed lists that zone once, as
+/// it is now, and its old token is refused the same way.)
 @Suite struct SyncEngineChangeTokenExpiredTests {
     @Test func bobsEngineFetchesAZoneAgainFromTheStartWhenItsTokenExpiredAfterHeWasInvitedAgain() async throws {
         try await StratusServerProcess.with { server in

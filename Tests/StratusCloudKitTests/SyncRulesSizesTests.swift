@@ -50,11 +50,15 @@ import Testing
         #expect(requests.map(Self.zones) == [["A"], ["B", "C"]])
     }
 
-    @Test func anAtomicZoneLargerThanOneRequestGoesInRunsOfTheLimit() {
+    /// What the app asked to commit together is never split: one zone's atomic changes beyond a
+    /// request go whole (and are refused as CloudKit refuses them, kept pending).
+    @Test func anAtomicZoneLargerThanOneRequestGoesWholeAndIsNeverSplit() {
         let batch = CKSyncEngine.RecordZoneChangeBatch(recordsToSave: Self.records(900, in: Self.a), atomicByZone: true)
         let requests = SyncRules.requests(for: batch)
-        #expect(requests.map(Self.count) == [400, 400, 100])
+        #expect(requests.map(Self.count) == [900])
         #expect(Self.names(requests).saves == Self.names([batch]).saves)
+        #expect(!SyncRules.canSplit(batch))
+        #expect(SyncRules.verdict(forRequest: CKError(.limitExceeded), splittable: SyncRules.canSplit(batch), now: Date()) == .refuseEach)
     }
 
     @Test func aNonAtomicBatchOverTheLimitGoesInRunsAndOneWithinItGoesAsItIs() {
@@ -69,7 +73,7 @@ import Testing
 
     // MARK: - When the server still finds a request too large
 
-    @Test func anAtomicBatchRefusedAsTooLargeIsHalvedBetweenItsZonesElseByItsChanges() {
+    @Test func anAtomicBatchRefusedAsTooLargeIsHalvedBetweenItsZonesOnlyAnyOtherByItsChanges() {
         let spanning = CKSyncEngine.RecordZoneChangeBatch(
             recordsToSave: Self.records(3, in: Self.a) + Self.records(2, in: Self.b), recordIDsToDelete: Self.ids(4, in: Self.c), atomicByZone: true
         )
@@ -77,8 +81,10 @@ import Testing
         #expect(halves.map(Self.zones) == [["A"], ["B", "C"]])
         #expect(halves.allSatisfy { $0.atomicByZone })
         let oneZone = CKSyncEngine.RecordZoneChangeBatch(recordsToSave: Self.records(5, in: Self.a), atomicByZone: true)
-        #expect(SyncRules.halves(of: oneZone).map(Self.count) == [2, 3])
-        #expect(Self.names(SyncRules.halves(of: oneZone)).saves == Self.names([oneZone]).saves)
+        #expect(SyncRules.halves(of: oneZone).map(Self.count) == [5], "one zone's atomic changes stay together")
+        let loose = CKSyncEngine.RecordZoneChangeBatch(recordsToSave: Self.records(5, in: Self.a))
+        #expect(SyncRules.halves(of: loose).map(Self.count) == [2, 3])
+        #expect(Self.names(SyncRules.halves(of: loose)).saves == Self.names([loose]).saves)
         let single = CKSyncEngine.RecordZoneChangeBatch(recordsToSave: Self.records(1, in: Self.a), atomicByZone: true)
         #expect(SyncRules.halves(of: single).map(Self.count) == [1])
     }
@@ -87,8 +93,8 @@ import Testing
         let now = Date(timeIntervalSince1970: 1_000_000)
         let behindTooLarge = CKError.unanswered(CKError(.limitExceeded, userInfo: [NSLocalizedDescriptionKey: "too large"]))
         #expect(SyncRules.verdict(forChange: behindTooLarge, now: now) == .sentAgainSmaller)
-        // A record refused on its own as too large is the record's failure, for the app.
-        #expect(SyncRules.verdict(forChange: CKError(.limitExceeded, userInfo: [NSLocalizedDescriptionKey: "record too large"]), now: now) == .answered)
+        // A record refused on its own as too large is reported to the app, and stays pending.
+        #expect(SyncRules.verdict(forChange: CKError(.limitExceeded, userInfo: [NSLocalizedDescriptionKey: "record too large"]), now: now) == .keptPending)
     }
 
     // MARK: - Zone changes
@@ -102,6 +108,6 @@ import Testing
         #expect(SyncRules.halves(of: Array(changes.prefix(1))).map(\.count) == [1])
         // Refused as too large: split, so no zone change leaves the list for a size.
         let tooLarge = CKError(.limitExceeded, userInfo: [NSLocalizedDescriptionKey: "too many zones"])
-        #expect(SyncRules.verdict(forRequest: tooLarge, changes: 450, now: Date()) == .split)
+        #expect(SyncRules.verdict(forRequest: tooLarge, splittable: true, now: Date()) == .split)
     }
 }

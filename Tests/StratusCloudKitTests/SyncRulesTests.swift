@@ -22,7 +22,7 @@ import Testing
         #expect(SyncRules.verdict(forChange: nil, now: Self.now) == .answered)
     }
 
-    @Test(arguments: [CKError.Code.quotaExceeded, .permissionFailure, .serverRecordChanged, .unknownItem, .invalidArguments, .zoneNotFound, .limitExceeded])
+    @Test(arguments: [CKError.Code.quotaExceeded, .permissionFailure, .serverRecordChanged, .unknownItem, .invalidArguments, .zoneNotFound])
     func aChangeRefusedForGoodIsReportedOnceAndLeavesTheList(code: CKError.Code) {
         #expect(SyncRules.verdict(forChange: Self.error(code), now: Self.now) == .answered)
     }
@@ -51,26 +51,26 @@ import Testing
 
     // MARK: - A request failing as a whole
 
-    /// No change leaves the list for a size: a request too large is split, an atomic one too;
-    /// only a single change too large on its own is refused (the record is too large).
-    @Test func aRequestTooLargeIsSplitAtomicOrNotUnlessSingle() {
+    /// No change leaves the list for a size: a request too large is split where it can be; what
+    /// cannot (one change, one zone's atomic changes) is reported failed and kept pending.
+    @Test func aRequestTooLargeIsSplitWhereItCanBeElseEachChangeIsReportedAndKept() {
         let tooLarge = Self.error(.limitExceeded)
-        #expect(SyncRules.verdict(forRequest: tooLarge, changes: 10, now: Self.now) == .split)
-        #expect(SyncRules.verdict(forRequest: tooLarge, changes: 2, now: Self.now) == .split)
-        #expect(SyncRules.verdict(forRequest: tooLarge, changes: 1, now: Self.now) == .refuseEach)
+        #expect(SyncRules.verdict(forRequest: tooLarge, splittable: true, now: Self.now) == .split)
+        #expect(SyncRules.verdict(forRequest: tooLarge, splittable: false, now: Self.now) == .refuseEach)
+        #expect(SyncRules.verdict(forChange: tooLarge, now: Self.now) == .keptPending)
     }
 
     @Test func aRefusedTokenKeepsEveryChangeAndChecksTheAccountBeforeTheNextSend() {
-        #expect(SyncRules.verdict(forRequest: Self.error(.notAuthenticated), changes: 3, now: Self.now) == .keptPending(retryAt: nil, checkAccount: true))
+        #expect(SyncRules.verdict(forRequest: Self.error(.notAuthenticated), splittable: true, now: Self.now) == .keptPending(retryAt: nil, checkAccount: true))
     }
 
     @Test func aFailedRequestKeepsEveryChangeRetryingATransientOneAfterItsWait() {
         #expect(
-            SyncRules.verdict(forRequest: Self.error(.serviceUnavailable, retryAfter: 3), changes: 3, now: Self.now)
+            SyncRules.verdict(forRequest: Self.error(.serviceUnavailable, retryAfter: 3), splittable: true, now: Self.now)
                 == .keptPending(retryAt: Self.now.addingTimeInterval(3), checkAccount: false)
         )
         for code in [CKError.Code.internalError, .serverRejectedRequest, .operationCancelled, .permissionFailure] {
-            #expect(SyncRules.verdict(forRequest: Self.error(code), changes: 3, now: Self.now) == .keptPending(retryAt: nil, checkAccount: false))
+            #expect(SyncRules.verdict(forRequest: Self.error(code), splittable: true, now: Self.now) == .keptPending(retryAt: nil, checkAccount: false))
         }
     }
 

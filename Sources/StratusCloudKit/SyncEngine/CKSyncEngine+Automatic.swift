@@ -77,7 +77,8 @@ final class SyncSchedule: Sendable {
         do {
             return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
         } catch {
-            guard task.isCancelled else { throw error }
+            // What the server answered item by item before the cancellation is the caller's to see.
+            guard task.isCancelled, (error as? CKError)?.code != .partialFailure else { throw error }
             throw CKError(.operationCancelled, "the sync engine's operations were cancelled")
         }
     }

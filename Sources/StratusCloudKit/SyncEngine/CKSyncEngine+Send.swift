@@ -135,8 +135,7 @@ extension CKSyncEngine {
                 )
             }
         } catch let error as CKError {
-            let count = batch.recordsToSave.count + batch.recordIDsToDelete.count
-            switch SyncRules.verdict(forRequest: error, changes: count, now: self.now) {
+            switch SyncRules.verdict(forRequest: error, splittable: SyncRules.canSplit(batch), now: self.now) {
             case .split:
                 for half in SyncRules.halves(of: batch) { try await send(half, pass: &pass) }
             case .refuseEach:
@@ -246,7 +245,7 @@ extension CKSyncEngine {
         do {
             answer = try await retrying { try await self.database.modifyRecordZones(saving: saving, deleting: deleting) }
         } catch let error as CKError {
-            switch SyncRules.verdict(forRequest: error, changes: changes.count, now: self.now) {
+            switch SyncRules.verdict(forRequest: error, splittable: changes.count > 1, now: self.now) {
             case .split:
                 for half in SyncRules.halves(of: changes) { try await sendZoneChanges(half, pass: &pass) }
                 return

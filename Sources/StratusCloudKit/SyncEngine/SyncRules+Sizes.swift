@@ -1,9 +1,12 @@
 import Foundation
 
 /// How large a request the engine sends. The rule: no change leaves the pending list because of a
-/// size. A batch the delegate builds is cut into requests the server takes before it is sent
-/// (``requests(for:limit:)``), and one the server still finds too large (`limitExceeded`, its
-/// bytes) is halved and sent again (`halves(of:)`) — atomic batches too, zone by zone first.
+/// size, and no zone the app asked to save atomically is split. A batch the delegate builds is
+/// cut into requests the server takes before it is sent (``requests(for:limit:)``), and one the
+/// server still finds too large (`limitExceeded`, its bytes) is halved and sent again
+/// (`halves(of:)`) — an atomic batch only between its zones. One zone's atomic changes beyond
+/// what a request holds are refused as CloudKit refuses them (`limitExceeded`, reported to the
+/// delegate to batch smaller) and stay pending.
 extension SyncRules {
     /// The most record changes one modify of the engine carries: what CloudKit's framework takes
     /// in one operation (``CKDatabase/itemsPerModify``). The module splits a non-atomic zone's
@@ -15,15 +18,15 @@ extension SyncRules {
     static let zoneChangesPerRequest = CKDatabase.operationsPerRequest
 
     /// `batch` as modifies none of which carries more than `limit` changes, in the batch's order
-    /// (saves, then deletes). A non-atomic batch goes in runs of `limit`. An atomic one goes by
-    /// zone: each zone's changes together, as many whole zones a modify as fit, and a zone with
-    /// more than `limit` changes in runs of `limit` (each run atomic: the most one request can
-    /// hold together). A batch within `limit` goes as it is.
+    /// (saves, then deletes) — but an atomic zone's: a non-atomic batch goes in runs of `limit`;
+    /// an atomic one goes by zone, each zone's changes together, as many whole zones a modify as
+    /// fit (a zone with more than `limit` changes goes whole, and is refused as too large). A
+    /// batch within `limit` goes as it is.
     static func requests(for batch: CKSyncEngine.RecordZoneChangeBatch, limit: Int = SyncRules.recordChangesPerRequest) -> [CKSyncEngine.RecordZoneChangeBatch] {
         let limit = max(limit, 1)
         let items = BatchItem.items(of: batch)
         guard items.count > limit else { return [batch] }
-        let pieces: [[BatchItem]] = batch.atomicByZone ? BatchItem.byZone(items).flatMap { runs(of: $0, limit: limit) } : runs(of: items, limit: limit)
+        let pieces: [[BatchItem]] = batch.atomicByZone ? BatchItem.byZone(items) : runs(of: items, limit: limit)
         // Whole pieces packed into modifies of at most `limit` (a non-atomic batch's runs are full).
         var requests: [[BatchItem]] = []
         for piece in pieces {
@@ -37,19 +40,24 @@ extension SyncRules {
     }
 
     /// A batch the server found too large, in two: an atomic batch of several zones between its
-    /// zones (each zone's changes stay one request while they can), any other its changes halved.
-    /// A batch of one change stays whole (it is the record that is too large).
+    /// zones, any other its changes halved. One zone's atomic changes, and a single change, stay
+    /// whole (``canSplit(_:)`` is then `false`).
     static func halves(of batch: CKSyncEngine.RecordZoneChangeBatch) -> [CKSyncEngine.RecordZoneChangeBatch] {
         let items = BatchItem.items(of: batch)
         guard items.count > 1 else { return [batch] }
         if batch.atomicByZone {
             let zones = BatchItem.byZone(items)
-            if zones.count > 1 {
-                let middle = zones.count / 2
-                return [zones[..<middle], zones[middle...]].map { BatchItem.batch(of: $0.flatMap { $0 }, atomicByZone: true) }
-            }
+            guard zones.count > 1 else { return [batch] }
+            let middle = zones.count / 2
+            return [zones[..<middle], zones[middle...]].map { BatchItem.batch(of: $0.flatMap { $0 }, atomicByZone: true) }
         }
-        return halves(of: items).map { BatchItem.batch(of: $0, atomicByZone: batch.atomicByZone) }
+        return halves(of: items).map { BatchItem.batch(of: $0, atomicByZone: false) }
+    }
+
+    /// Whether a batch refused as too large can go again smaller without splitting what the app
+    /// asked to commit together.
+    static func canSplit(_ batch: CKSyncEngine.RecordZoneChangeBatch) -> Bool {
+        halves(of: batch).count > 1
     }
 
     /// Zone changes as zones/modify requests the server takes, in order.

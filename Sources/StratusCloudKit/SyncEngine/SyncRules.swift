@@ -31,6 +31,9 @@ enum SyncRules {
         // Its zone's request came after one the server found too large: sent again, smaller,
         // in the same send (no change leaves the list for a size).
         if error.isUnanswered, error.code == .limitExceeded { return .sentAgainSmaller }
+        // Refused for its size (a record too large, a zone's atomic changes too many): reported,
+        // and kept — no change leaves the list for a size.
+        if error.code == .limitExceeded { return .keptPending }
         guard retriesItself(error) else { return .answered }
         return SyncRetry.isTransient(error) ? .heldUntil(now.addingTimeInterval(retryDelay(error))) : .keptPending
     }
@@ -53,11 +56,11 @@ enum SyncRules {
 
     /// What a request that failed as a whole means for the changes it carried.
     enum RequestVerdict: Hashable, Sendable {
-        /// Too large for the server: sent again in two halves (`halves(of:)`), an atomic batch
-        /// included — no change leaves the list for a size.
+        /// Too large for the server: sent again in two halves (`halves(of:)`) — no change leaves
+        /// the list for a size.
         case split
-        /// One change too large on its own (a record over the server's size): refused with the
-        /// error, as the server refuses a record too large, for the delegate to make it smaller.
+        /// Too large and not to be split (one change, or one zone's atomic changes): each change
+        /// is reported failed with the error, for the delegate to batch smaller, and stays pending.
         case refuseEach
         /// Nothing was answered: every change stays pending. `retryAt` is when a send is worth
         /// trying again (a transient failure); `checkAccount` asks who is signed in before the
@@ -65,9 +68,10 @@ enum SyncRules {
         case keptPending(retryAt: Date?, checkAccount: Bool)
     }
 
-    /// What a request for `changes` changes failing with `error` means.
-    static func verdict(forRequest error: CKError, changes: Int, now: Date) -> RequestVerdict {
-        if error.code == .limitExceeded { return changes > 1 ? .split : .refuseEach }
+    /// What a request failing with `error` means; `splittable`: whether its changes can go in
+    /// two (``canSplit(_:)``).
+    static func verdict(forRequest error: CKError, splittable: Bool, now: Date) -> RequestVerdict {
+        if error.code == .limitExceeded { return splittable ? .split : .refuseEach }
         let retryAt = SyncRetry.isTransient(error) ? now.addingTimeInterval(retryDelay(error)) : nil
         return .keptPending(retryAt: retryAt, checkAccount: error.code == .notAuthenticated)
     }

@@ -18,7 +18,7 @@ package struct CKWSTransport: Sendable {
     package var timeout: TimeAmount = .seconds(60)
 
     /// What the native framework knows beyond CKWS's JSON, asked of the server on every request:
-    /// dates to the last bit, deleted records' types.
+    /// dates to the last bit, deleted records' types, 400 operations a modify, zones' shares.
     static let extensions = WireExtensions.all
 
     /// Request bodies as JSON, with the extensions' keys (a date's `exactDates`).
