@@ -16,13 +16,18 @@ import Testing
         }
     }
 
+    /// The zone made, a record whose asset file is gone and two good ones (not saved yet).
+    private func badBesideGood(in db: CKDatabase) async throws -> (bad: CKRecord, good: [CKRecord]) {
+        _ = try await db.modifyRecordZones(saving: [CKRecordZone(zoneID: Self.zoneID)], deleting: [])
+        let bad = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: "bad", zoneID: Self.zoneID))
+        bad["photo"] = CKAsset(fileURL: FileManager.default.temporaryDirectory.appendingPathComponent("gone-\(UUID()).jpg"))
+        return (bad, records(2, "good", in: Self.zoneID))
+    }
+
     @Test func aRecordWhoseAssetFileIsGoneFailsAloneInANonAtomicSave() async throws {
         try await StratusServerProcess.with { server in
             let db = try server.container("alice").privateCloudDatabase
-            _ = try await db.modifyRecordZones(saving: [CKRecordZone(zoneID: Self.zoneID)], deleting: [])
-            let bad = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: "bad", zoneID: Self.zoneID))
-            bad["photo"] = CKAsset(fileURL: FileManager.default.temporaryDirectory.appendingPathComponent("gone-\(UUID()).jpg"))
-            let good = records(2, "good", in: Self.zoneID)
+            let (bad, good) = try await badBesideGood(in: db)
             let (saves, _) = try await db.modifyRecords(saving: [good[0], bad, good[1]], deleting: [], atomically: false)
 
             let failure = try #require(throws: CKError.self) { try saves[bad.recordID]?.get() }
@@ -35,10 +40,7 @@ import Testing
     @Test func aRecordWhoseAssetFileIsGoneFailsAnAtomicSaveWithBatchRequestFailedForTheOthers() async throws {
         try await StratusServerProcess.with { server in
             let db = try server.container("alice").privateCloudDatabase
-            _ = try await db.modifyRecordZones(saving: [CKRecordZone(zoneID: Self.zoneID)], deleting: [])
-            let bad = CKRecord(recordType: "Note", recordID: CKRecord.ID(recordName: "bad", zoneID: Self.zoneID))
-            bad["photo"] = CKAsset(fileURL: FileManager.default.temporaryDirectory.appendingPathComponent("gone-\(UUID()).jpg"))
-            let good = records(2, "good", in: Self.zoneID)
+            let (bad, good) = try await badBesideGood(in: db)
             let (saves, deletes) = try await db.modifyRecords(
                 saving: [good[0], bad, good[1]], deleting: [CKRecord.ID(recordName: "old", zoneID: Self.zoneID)], atomically: true
             )

@@ -159,9 +159,7 @@ extension CKSyncEngine {
             try await fetchChanges(FetchChangesOptions(), reason: .scheduled)
             schedule.countSuccess(.fetch)
         } catch {
-            guard !Task.isCancelled else { return }
-            let delay = SyncRules.retryDelay(after: CKError.wrapping(error), attempt: schedule.countFailure(.fetch))
-            retry(.fetch, after: delay) { engine in await engine.fetchAutomatically() }
+            retry(.fetch, afterFailing: error) { engine in await engine.fetchAutomatically() }
         }
     }
 
@@ -176,9 +174,7 @@ extension CKSyncEngine {
             }
             schedule.countSuccess(.subscription)
         } catch {
-            guard !Task.isCancelled else { return }
-            let delay = SyncRules.retryDelay(after: CKError.wrapping(error), attempt: schedule.countFailure(.subscription))
-            retry(.subscription, after: delay) { engine in await engine.subscribeAutomatically() }
+            retry(.subscription, afterFailing: error) { engine in await engine.subscribeAutomatically() }
         }
     }
 
@@ -193,6 +189,13 @@ extension CKSyncEngine {
         let failures = schedule.countFailure(.send)
         guard !Task.isCancelled, let delay = SyncRules.resendDelay(keptPending: keptPending, failures: failures) else { return }
         retry(.send, after: delay) { engine in _ = try? await engine.sendChanges(SendChangesOptions(), reason: .scheduled) }
+    }
+
+    /// Automatic work `kind` failed with `error`: unless cancelled, counts the failure and runs
+    /// `work` again after ``SyncRules/retryDelay(after:attempt:)``.
+    func retry(_ kind: SyncRules.AutomaticWork, afterFailing error: any Error, _ work: @escaping @Sendable (CKSyncEngine) async -> Void) {
+        guard !Task.isCancelled else { return }
+        retry(kind, after: SyncRules.retryDelay(after: CKError.wrapping(error), attempt: schedule.countFailure(kind)), work)
     }
 
     /// Runs `work` on the engine `seconds` from now on its clock, in automatic mode, unless a

@@ -22,10 +22,7 @@ extension CKSyncEngine {
                 } catch {
                     // The subscription does not hold the fetch back: it is saved apart, after a
                     // back-off (an automatic engine), or by the next fetch.
-                    if !Task.isCancelled {
-                        let delay = SyncRules.retryDelay(after: CKError.wrapping(error), attempt: self.schedule.countFailure(.subscription))
-                        self.retry(.subscription, after: delay) { engine in await engine.subscribeAutomatically() }
-                    }
+                    self.retry(.subscription, afterFailing: error) { engine in await engine.subscribeAutomatically() }
                 }
                 try await self.fetchDatabaseChanges()
                 var finished: Set<CKRecordZone.ID> = []
