@@ -7,7 +7,8 @@ import StratusModel
 ///
 /// Router-level middleware comes first (request ID, CORS, access log, errors, the body deadline: middleware
 /// covers only the routes added after it), then CKWS under
-/// `/database/1/{container}/{environment}/{database}/` behind credential resolution, then
+/// `/database/1/{container}/{environment}/{database}/` behind credential resolution (and push
+/// registration under `/device/1/{container}/{environment}/`, as CloudKit JS sends it), then
 /// Stratus's own endpoints under `/stratus/v1/`. `mount` adds routes of a peer target (the
 /// console) after the body deadline, before the 405 answers are worked out. `metrics` is the
 /// Prometheus registry the executable bootstrapped swift-metrics with, served at `/metrics`
@@ -55,6 +56,13 @@ public func buildRouter(
     SharesRoutes(shares: services.shares).register(on: withoutDatabase)
     TokensRoutes(tokens: services.pushTokens).register(on: withoutDatabase)
     SubscriptionsRoutes(subscriptions: services.subscriptions).registerLookup(on: withoutDatabase)
+
+    // CloudKit JS registers for push under `/device/1/{container}/{environment}/tokens/create`.
+    let device = router.group("device/1/:container/:environment")
+        .add(middleware: DatabaseAuthMiddleware(identity: services.identity, serverKeys: services.serverKeys))
+        .add(middleware: FaultMiddleware(faults: services.faults, prefixComponents: 4))
+        .group(context: DatabaseContext.self)
+    TokensRoutes(tokens: services.pushTokens).register(on: device)
 
     let pages: Pages
     do { pages = try Pages() } catch { preconditionFailure("a built-in page template does not parse: \(error)") }

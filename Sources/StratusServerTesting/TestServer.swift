@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -99,13 +100,18 @@ package struct TestServer {
         credentials.account(account)?.userRecordName ?? ""
     }
 
+    /// `X-Stratus-Extensions`.
+    package static let extensionsHeader = HTTPField.Name(WireExtensions.headerName)!
+
     /// POSTs raw bytes to a CKWS operation of `database` as `account`.
     package func raw(
         _ operation: String, database: String = "private", as account: String? = "alice", body: ByteBuffer?,
         method: HTTPRequest.Method = .post, headers extra: HTTPFields = [:]
     ) async throws -> TestResponse {
         let uri = "\(TestServer.base)/\(database)/\(operation)?\(query(account))"
-        var headers: HTTPFields = [.contentType: "text/plain"]
+        // As StratusCloudKit does, the harness asks for native error codes (a plain CKWS client
+        // gets none: WebClientErrorKeysTests); a test's own headers may ask for more.
+        var headers: HTTPFields = [.contentType: "text/plain", Self.extensionsHeader: WireExtensions.nativeErrorCodes.headerValue]
         headers.append(contentsOf: extra)
         return try await client.execute(uri: uri, method: method, headers: headers, body: body)
     }

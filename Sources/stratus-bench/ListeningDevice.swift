@@ -137,7 +137,7 @@ final class ListeningDevice: ChannelInboundHandler {
     private func send(context: ChannelHandlerContext) {
         let uri: String
         switch mode {
-        case .longPoll: uri = path + "?timeout=25" + (cursor.map { "&cursor=\($0)" } ?? "")
+        case .longPoll: uri = path + "?format=stratus&timeout=25" + (cursor.map { "&cursor=\($0)" } ?? "")
         case .events: uri = path
         }
         var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: uri)

@@ -17,8 +17,8 @@ import Testing
         (.badRequest, nil, .invalidArguments, false),
         (.atomicError, nil, .batchRequestFailed, false),
     ] as [(ServerErrorCode, Int?, CKError.Code, Bool)])
-    func serverErrorCodes(code: ServerErrorCode, ckErrorCode: Int?, expected: CKError.Code, transient: Bool) {
-        let mapped = CKError.Code(serverErrorCode: code, ckErrorCode: ckErrorCode)
+    func serverErrorCodes(code: ServerErrorCode, nativeErrorCode: Int?, expected: CKError.Code, transient: Bool) {
+        let mapped = CKError.Code(serverErrorCode: code, nativeErrorCode: nativeErrorCode)
         #expect(mapped == expected)
         #expect(mapped.isTransient == transient)
     }

@@ -117,7 +117,7 @@ struct ConsoleEdgeTests {
             ])
             #expect(compacted.text.contains("compacted"))
             let expired = try await server.post("changes/database", DatabaseChangesRequest(syncToken: old))
-            #expect(expired.status == .badRequest && expired.errorBody?.ckErrorCode == 21, "\(expired.text)")
+            #expect(expired.status == .badRequest && expired.errorBody?.nativeErrorCode == 21, "\(expired.text)")
         }
     }
 

@@ -221,7 +221,7 @@ struct ConsoleTests {
                 ("operation", "save"), ("zone", "Trip"), ("name", "day1"), ("field", "caption"), ("type", "STRING"), ("value", "edited"),
             ], follow: false)
             // The token was made before the edit: its first poll answers at once with the notification.
-            let heard = try await server.client.execute(uri: feed, method: .get, headers: [:], body: nil)
+            let heard = try await server.client.execute(uri: feed + "?format=stratus", method: .get, headers: [:], body: nil)
             let notifications = try JSONDecoder().decode(FeedPage.self, from: heard.body).notifications
             #expect(notifications.count == 1 && notifications.first?.databaseScope == .shared, "\(heard.text)")
             let bobPane = try await browser.get("\(base)/pane?u=\(bob)&s=shared&z=Trip&o=\(alice)")

@@ -87,7 +87,7 @@ import Testing
 
     @Test func aRecordOverItsByteLimitIsLimitExceeded() throws {
         let error = try refusal(plan(operation(.create, fields: ["title": .string(String(repeating: "a", count: 1_001))])))
-        #expect(error.serverErrorCode == .badRequest && error.ckErrorCode == CKErrorCodeNumber.limitExceeded)
+        #expect(error.serverErrorCode == .badRequest && error.nativeErrorCode == CKErrorCodeNumber.limitExceeded)
         #expect(error.reason.contains("limit exceeded"))
     }
 

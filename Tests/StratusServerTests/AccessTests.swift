@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import NIOCore
 import StratusModel
 import StratusServerTesting
@@ -29,7 +30,6 @@ struct AccessTests {
             let cases = [
                 "\(base)",
                 "\(base)?ckAPIToken=\(String(repeating: "0", count: 64))",
-                "\(base)?ckAPIToken=\(apiToken)&ckWebAuthToken=not-a-real-token",
                 "/database/1/\(server.credentials.container)/production/private/zones/list?ckAPIToken=\(apiToken)",
             ]
             for uri in cases {
@@ -40,14 +40,30 @@ struct AccessTests {
         }
     }
 
-    @Test("a container the server does not have is BAD_REQUEST with ckErrorCode 5 (badContainer), not a sign-in matter")
+    @Test("a web auth token the server never issued asks for sign-in (421 with a redirectURL), as a revoked one does, in every database")
+    func unknownWebAuthToken() async throws {
+        try await TestServer.run { server in
+            for database in ["private", "shared", "public"] {
+                let uri = "\(TestServer.base)/\(database)/zones/list?ckAPIToken=\(server.credentials.apiToken)&ckWebAuthToken=not-a-real-token"
+                let response = try await server.client.execute(uri: uri, method: .get, headers: [:], body: nil)
+                #expect(response.status.code == 421, "\(database): \(response.text)")
+                #expect(response.errorBody?.serverErrorCode == .authenticationRequired, "\(response.text)")
+                #expect(response.errorBody?.redirectURL?.contains("/stratus/v1/auth/signin") == true, "\(response.text)")
+            }
+        }
+    }
+
+    @Test("a container the server does not have is BAD_REQUEST with nativeErrorCode 5 (badContainer) for a client that asks, not a sign-in matter")
     func unknownContainer() async throws {
         try await TestServer.run { server in
             let uri = "/database/1/iCloud.com.example.Other/development/private/zones/list?ckAPIToken=\(server.credentials.apiToken)"
-            let response = try await server.client.execute(uri: uri, method: .get, headers: [:], body: nil)
+            let plain = try await server.client.execute(uri: uri, method: .get, headers: [:], body: nil)
+            #expect(plain.status.code == 400 && plain.errorBody?.nativeErrorCode == nil, "\(plain.text)")
+            let asking: HTTPFields = [TestServer.extensionsHeader: "nativeErrorCodes"]
+            let response = try await server.client.execute(uri: uri, method: .get, headers: asking, body: nil)
             #expect(response.status.code == 400, "\(response.text)")
             #expect(response.errorBody?.serverErrorCode == .badRequest, "\(response.text)")
-            #expect(response.errorBody?.ckErrorCode == CKErrorCodeNumber.badContainer, "\(response.text)")
+            #expect(response.errorBody?.nativeErrorCode == CKErrorCodeNumber.badContainer, "\(response.text)")
             #expect(response.errorBody?.reason.contains("no container 'iCloud.com.example.Other'") == true, "\(response.text)")
         }
     }

@@ -15,7 +15,7 @@ struct LimitsTests {
         let error = try #require(response.errorBody, "\(label): \(response.text)")
         #expect(error.serverErrorCode == .badRequest, "\(label)")
         #expect(!error.reason.isEmpty && !error.uuid.isEmpty)
-        if limitExceeded { #expect(error.ckErrorCode == CKErrorCodeNumber.limitExceeded, "\(label): split the request") }
+        if limitExceeded { #expect(error.nativeErrorCode == CKErrorCodeNumber.limitExceeded, "\(label): split the request") }
         let after = try await server.allZoneChanges("Trips", token: before.token, limit: 200)
         #expect(after.pages.flatMap(\.records).isEmpty, "\(label): something was written")
     }
@@ -31,9 +31,9 @@ struct LimitsTests {
             let big = RecordOperation(.create, Records.destination("big", caption: String(repeating: "x", count: 1_000_001)))
             let results = try await server.modify([Records.create("small"), big], zone: "Trips", atomic: false)
             #expect(results[0].record?.recordName == "small")
-            #expect(results[1].error?.serverErrorCode == .badRequest && results[1].error?.ckErrorCode == CKErrorCodeNumber.limitExceeded)
+            #expect(results[1].error?.serverErrorCode == .badRequest && results[1].error?.nativeErrorCode == CKErrorCodeNumber.limitExceeded)
             let atomic = try await server.modify([Records.create("other"), big], zone: "Trips")
-            #expect(atomic[0].error?.serverErrorCode == .atomicError && atomic[1].error?.ckErrorCode == CKErrorCodeNumber.limitExceeded)
+            #expect(atomic[0].error?.serverErrorCode == .atomicError && atomic[1].error?.nativeErrorCode == CKErrorCodeNumber.limitExceeded)
             #expect(try await server.lookup(["small", "big", "other"], zone: "Trips").map { $0.record != nil } == [true, false, false])
         }
     }

@@ -8,9 +8,9 @@ import Testing
 
 @Suite("users endpoints over HTTP")
 struct UsersTests {
-    /// Sends a users request under each path form clients use: `public/`, their own database, none.
+    /// Sends a users request under each path form Apple serves: `public/`, and none.
     private func forms(_ operation: String) -> [String] {
-        ["\(TestServer.base)/public/\(operation)", "\(TestServer.base)/private/\(operation)", "\(TestServer.base)/\(operation)"]
+        ["\(TestServer.base)/public/\(operation)", "\(TestServer.base)/\(operation)"]
     }
 
     private func send(_ server: TestServer, _ uri: String, as account: String?, method: HTTPRequest.Method = .get, body: (any Encodable)? = nil) async throws -> TestResponse {
@@ -20,7 +20,29 @@ struct UsersTests {
         )
     }
 
-    @Test("users/caller and users/current answer under every path form; without a user they answer 421")
+    @Test("under private and shared, every users endpoint is refused as Apple refuses it (400, not applicable in the database type)")
+    func onlyPublic() async throws {
+        try await TestServer.run { server in
+            let discover = DiscoverUsersRequest(lookupInfos: [LookupInfo(emailAddress: "bob@example.com")])
+            let lookup = LookupUsersRequest(users: [.init(emailAddress: "bob@example.com")])
+            for database in ["private", "shared"] {
+                let base = "\(TestServer.base)/\(database)"
+                let answers = [
+                    try await send(server, "\(base)/users/caller", as: "alice"),
+                    try await send(server, "\(base)/users/current", as: "alice"),
+                    try await send(server, "\(base)/users/discover", as: "alice"),
+                    try await send(server, "\(base)/users/discover", as: "alice", method: .post, body: discover),
+                    try await send(server, "\(base)/users/lookup/email", as: "alice", method: .post, body: lookup),
+                ]
+                for answer in answers {
+                    #expect(answer.status == .badRequest && answer.errorBody?.serverErrorCode == .badRequest, "\(database): \(answer.text)")
+                    #expect(answer.errorBody?.reason.contains("not applicable in the database type") == true, "\(answer.text)")
+                }
+            }
+        }
+    }
+
+    @Test("users/caller and users/current answer under public and with no database; without a user they answer 421")
     func caller() async throws {
         try await TestServer.run { server in
             for uri in forms("users/caller") {

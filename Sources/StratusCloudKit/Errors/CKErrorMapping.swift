@@ -3,10 +3,10 @@ import StratusModel
 
 extension CKError.Code {
     /// The CKError a CloudKit Web Services error stands for — the house's one mapping (StratusKit
-    /// uses it too). `ckErrorCode`, which Stratus sends where the web code is ambiguous (token
+    /// uses it too). `nativeErrorCode`, which Stratus sends where the web code is ambiguous (token
     /// expired, limit exceeded, the user deleted the zone, already shared), decides first.
-    package init(serverErrorCode code: ServerErrorCode, ckErrorCode: Int?) {
-        if let native = ckErrorCode.flatMap(CKError.Code.init(rawValue:)) {
+    package init(serverErrorCode code: ServerErrorCode, nativeErrorCode: Int?) {
+        if let native = nativeErrorCode.flatMap(CKError.Code.init(rawValue:)) {
             self = native
             return
         }
@@ -41,7 +41,7 @@ extension CKError.Code {
     package init(_ kind: TransportFailure.Kind) {
         self =
             switch kind {
-            case .server(let body): CKError.Code(serverErrorCode: body.serverErrorCode, ckErrorCode: body.ckErrorCode)
+            case .server(let body): CKError.Code(serverErrorCode: body.serverErrorCode, nativeErrorCode: body.nativeErrorCode)
             case .status(429): .requestRateLimited
             case .status(503): .serviceUnavailable
             case .cancelled: .operationCancelled
@@ -68,7 +68,7 @@ extension CKError {
     /// A per-record failure; `client` is the record the caller sent (for `serverRecordChanged`).
     package init(_ error: RecordError, client: CKRecord?, zoneID: CKRecordZone.ID) {
         var info: [String: Any] = [NSLocalizedDescriptionKey: error.reason]
-        let code = CKError.Code(serverErrorCode: error.serverErrorCode, ckErrorCode: error.ckErrorCode)
+        let code = CKError.Code(serverErrorCode: error.serverErrorCode, nativeErrorCode: error.nativeErrorCode)
         if let retryAfter = error.retryAfter { info[CKErrorRetryAfterKey] = Double(retryAfter) }
         if error.userDidResetEncryptedData == true { info[CKErrorUserDidResetEncryptedDataKey] = true }
         if code == .serverRecordChanged {
@@ -87,7 +87,7 @@ extension CKError {
         var info: [String: Any] = [NSLocalizedDescriptionKey: error.reason]
         if let retryAfter = error.retryAfter { info[CKErrorRetryAfterKey] = Double(retryAfter) }
         if error.userDidResetEncryptedData == true { info[CKErrorUserDidResetEncryptedDataKey] = true }
-        self.init(CKError.Code(serverErrorCode: error.serverErrorCode, ckErrorCode: error.ckErrorCode), userInfo: info)
+        self.init(CKError.Code(serverErrorCode: error.serverErrorCode, nativeErrorCode: error.nativeErrorCode), userInfo: info)
     }
 
     /// An error the framework raises itself.
@@ -131,13 +131,13 @@ extension CKError {
     init(_ error: SubscriptionError) {
         var info: [String: Any] = [NSLocalizedDescriptionKey: error.reason]
         if let retryAfter = error.retryAfter { info[CKErrorRetryAfterKey] = Double(retryAfter) }
-        self.init(CKError.Code(serverErrorCode: error.serverErrorCode, ckErrorCode: nil), userInfo: info)
+        self.init(CKError.Code(serverErrorCode: error.serverErrorCode, nativeErrorCode: nil), userInfo: info)
     }
 }
 
 extension CKError {
     /// A per-share failure of records/resolve or records/accept.
     init(_ error: ShortGUIDError) {
-        self.init(CKError.Code(serverErrorCode: error.serverErrorCode, ckErrorCode: nil), userInfo: [NSLocalizedDescriptionKey: error.reason])
+        self.init(CKError.Code(serverErrorCode: error.serverErrorCode, nativeErrorCode: nil), userInfo: [NSLocalizedDescriptionKey: error.reason])
     }
 }

@@ -224,7 +224,8 @@ extension CKSyncEngine {
                     url = created.webcourierURL
                 }
                 guard let feedURL = url, let transport = container.transport else { return }
-                var poll = feedURL + (feedURL.contains("?") ? "&" : "?") + "timeout=10"
+                // Stratus's paged feed (the URL as given answers Apple's courier payload, one at a time).
+                var poll = feedURL + (feedURL.contains("?") ? "&" : "?") + "format=stratus&timeout=10"
                 if let cursor { poll += "&cursor=\(cursor)" }
                 let feed = try await transport.get(url: poll, as: NotificationFeed.self, timeout: .seconds(20))
                 cursor = feed.cursor

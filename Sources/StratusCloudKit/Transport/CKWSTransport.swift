@@ -8,7 +8,7 @@ import StratusModel
 /// The one HTTP client of the house: POSTs CloudKit Web Services requests as JSON to a container
 /// environment's `/database/1/{container}/{environment}` and hands back the decoded answer, or a
 /// ``TransportFailure`` carrying the server's error body, which StratusCloudKit maps to
-/// ``CKError`` through ``CKError/Code/init(serverErrorCode:ckErrorCode:)``.
+/// ``CKError`` through ``CKError/Code/init(serverErrorCode:nativeErrorCode:)``.
 package struct CKWSTransport: Sendable {
     package let baseURL: String
     package let apiToken: String

@@ -6,9 +6,9 @@ public enum Caller: Sendable, Hashable {
     case user(userRecordName: String)
     /// Only a valid API token: may read what World may read.
     case anonymous
-    /// A request signed with a server-to-server key: the developer, in the public database
-    /// only. It writes as ``ServerKeys/developer``; it is no user, so it has no identity of its
-    /// own (users/caller and users/current refuse it) but may look others up.
+    /// A request signed with a server-to-server key: the container's developer, in the public
+    /// database only. It reads and writes as ``ServerKeys/developer``, the identity users/caller
+    /// and users/current answer for it; it may look others up, but not discover them.
     case developer
 
     /// The user record name the caller reads and writes as (``ServerKeys/developer`` for a

@@ -14,9 +14,10 @@ public struct IdentityService: Sendable {
 
     /// Resolves the CKWS credentials of a request to `database`; `origin` is a browser's `Origin`.
     /// - Throws: `AUTHENTICATION_FAILED` (401) for a missing or unknown API token, one of another
-    ///   container or environment, a browser origin the token does not allow, or an unknown web
-    ///   auth token; `AUTHENTICATION_REQUIRED` (421, with `redirectURL`) for a private or shared
-    ///   database without a web auth token, or an expired one; `BAD_REQUEST` with `ckErrorCode` 5
+    ///   container or environment, or a browser origin the token does not allow;
+    ///   `AUTHENTICATION_REQUIRED` (421, with `redirectURL`) for a private or shared database
+    ///   without a web auth token, and for any web auth token the server does not take (unknown,
+    ///   of another container, revoked or expired); `BAD_REQUEST` with `nativeErrorCode` 5
     ///   (`CKError.badContainer`) for a container the server does not have.
     public func authenticate(
         apiToken: String?, webAuthToken: String?, origin: String? = nil, for database: DatabaseRef
@@ -44,8 +45,10 @@ public struct IdentityService: Sendable {
             }
             return .anonymous
         }
+        // A token the server never issued (or one of another container) asks for sign-in, as a
+        // revoked or expired one does: CloudKit JS then resolves "not signed in" and offers it.
         guard let session = try await resolveWebAuthToken(webAuthToken), session.container == database.container else {
-            throw CoreError(.authenticationFailed, "invalid ckWebAuthToken")
+            throw configuration.authenticationRequired(database.container, apiToken: apiToken, "unknown ckWebAuthToken: sign in")
         }
         if session.revoked {
             throw configuration.authenticationRequired(database.container, apiToken: apiToken, "web auth token revoked: sign in again")

@@ -70,7 +70,7 @@ struct OperationPlanner {
             return .failure(RecordError(
                 recordName: name, serverErrorCode: .badRequest,
                 reason: "limit exceeded: record '\(name)' holds \(size) bytes (limit \(recordBytes) per record)",
-                uuid: ErrorUUID.make(), ckErrorCode: CKErrorCodeNumber.limitExceeded
+                uuid: ErrorUUID.make(), nativeErrorCode: CKErrorCodeNumber.limitExceeded
             ))
         }
         let recordType = record.recordType ?? existingTypes[name]

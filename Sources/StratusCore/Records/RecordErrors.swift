@@ -54,7 +54,7 @@ enum RecordErrors {
                 // CloudKit Web Services documents no code for CKError.alreadyShared: BAD_REQUEST, with the native code.
                 error = RecordError(
                     recordName: name, serverErrorCode: .badRequest, reason: reason, uuid: ErrorUUID.make(),
-                    ckErrorCode: CKErrorCodeNumber.alreadyShared
+                    nativeErrorCode: CKErrorCodeNumber.alreadyShared
                 )
             case .missingReference(let target):
                 error = RecordError(

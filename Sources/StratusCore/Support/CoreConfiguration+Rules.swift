@@ -19,7 +19,7 @@ extension CoreConfiguration {
         "\(signInURL)?container=\(container)" + (apiToken.map { "&ckAPIToken=\($0)" } ?? "")
     }
 
-    /// - Throws: `BAD_REQUEST` with `ckErrorCode` 27 (limit exceeded: split the request) when
+    /// - Throws: `BAD_REQUEST` with `nativeErrorCode` 27 (limit exceeded: split the request) when
     ///   `count` items (operations, records, zones, users) exceed the per-request limit.
     func checkCount(_ count: Int, of items: String, limit: Int? = nil) throws(CoreError) {
         let limit = limit ?? limits.operationsPerRequest

@@ -9,7 +9,7 @@ public struct CoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public var retryAfter: Int?
     public var redirectURL: String?
     /// The native CKError code, where the web code is ambiguous (see ``CKErrorCodeNumber``).
-    public var ckErrorCode: Int?
+    public var nativeErrorCode: Int?
     /// `true` on a `ZONE_NOT_FOUND` whose zone went in an encrypted-data reset
     /// (`CKErrorUserDidResetEncryptedDataKey` natively).
     public var userDidResetEncryptedData: Bool?
@@ -18,14 +18,14 @@ public struct CoreError: Error, Sendable, Hashable, CustomStringConvertible {
     public var cause: String?
 
     public init(
-        _ code: ServerErrorCode, _ reason: String, retryAfter: Int? = nil, redirectURL: String? = nil, ckErrorCode: Int? = nil,
+        _ code: ServerErrorCode, _ reason: String, retryAfter: Int? = nil, redirectURL: String? = nil, nativeErrorCode: Int? = nil,
         userDidResetEncryptedData: Bool? = nil
     ) {
         self.code = code
         self.reason = reason
         self.retryAfter = retryAfter
         self.redirectURL = redirectURL
-        self.ckErrorCode = ckErrorCode
+        self.nativeErrorCode = nativeErrorCode
         self.userDidResetEncryptedData = userDidResetEncryptedData
     }
 
@@ -40,22 +40,24 @@ public struct CoreError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public static func badRequest(_ reason: String) -> CoreError { CoreError(.badRequest, reason) }
 
-    /// The error for a change token older than the zone's history (CKError.changeTokenExpired).
+    /// The error for a change token older than the zone's history (CKError.changeTokenExpired):
+    /// CKWS has no web code for it, so `BAD_REQUEST` whose reason starts with CloudKit JS's name
+    /// for the condition — what a web app, which reads no native code, can match.
     public static let changeTokenExpired = CoreError(
         .badRequest,
-        "Change token expired: client knowledge differs from server knowledge. Fetch again without a syncToken.",
-        ckErrorCode: CKErrorCodeNumber.changeTokenExpired
+        "CHANGE_TOKEN_EXPIRED: change token expired: client knowledge differs from server knowledge. Fetch again without a syncToken.",
+        nativeErrorCode: CKErrorCodeNumber.changeTokenExpired
     )
 
     /// A request for a container the server does not have (CKError.badContainer): a
     /// `BAD_REQUEST`, as CKWS documents no code for it, that says so.
     public static func unknownContainer(_ container: String) -> CoreError {
-        CoreError(.badRequest, "no container '\(container)' on this server", ckErrorCode: CKErrorCodeNumber.badContainer)
+        CoreError(.badRequest, "no container '\(container)' on this server", nativeErrorCode: CKErrorCodeNumber.badContainer)
     }
 
     /// A request over a size or count limit (CKError.limitExceeded): the client splits it.
     public static func limitExceeded(_ reason: String) -> CoreError {
-        CoreError(.badRequest, "limit exceeded: " + reason, ckErrorCode: CKErrorCodeNumber.limitExceeded)
+        CoreError(.badRequest, "limit exceeded: " + reason, nativeErrorCode: CKErrorCodeNumber.limitExceeded)
     }
 
     /// Change tokens exist for custom zones only (CloudKit's default zone is not a sync zone).
@@ -65,7 +67,7 @@ public struct CoreError: Error, Sendable, Hashable, CustomStringConvertible {
     )
 
     /// The error for a zone that does not exist, told apart by why its last incarnation went:
-    /// purged (the user deleted the app's data from Settings) carries `ckErrorCode` 28
+    /// purged (the user deleted the app's data from Settings) carries `nativeErrorCode` 28
     /// (`userDeletedZone`); lost to an encrypted-data reset carries `userDidResetEncryptedData`;
     /// deleted by an app, or never there, is the plain `ZONE_NOT_FOUND`. The web code stays
     /// `ZONE_NOT_FOUND` in every case: CloudKit Web Services documents no other.
@@ -74,7 +76,7 @@ public struct CoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case .purged?:
             CoreError(
                 .zoneNotFound, "Zone not found: the user deleted this zone's data (userDeletedZone); ask before uploading again",
-                ckErrorCode: CKErrorCodeNumber.userDeletedZone
+                nativeErrorCode: CKErrorCodeNumber.userDeletedZone
             )
         case .encryptedDataReset?:
             CoreError(
@@ -114,7 +116,7 @@ extension ZoneError {
     /// A per-zone error carrying a request-level failure's code and reason.
     init(zoneID: ZoneID, _ error: CoreError) {
         self.init(
-            zoneID: zoneID, serverErrorCode: error.code, reason: error.reason, ckErrorCode: error.ckErrorCode,
+            zoneID: zoneID, serverErrorCode: error.code, reason: error.reason, nativeErrorCode: error.nativeErrorCode,
             userDidResetEncryptedData: error.userDidResetEncryptedData
         )
     }
@@ -125,7 +127,7 @@ extension RecordError {
     init(recordName: String, _ error: CoreError) {
         self.init(
             recordName: recordName, serverErrorCode: error.code, reason: error.reason, uuid: ErrorUUID.make(),
-            retryAfter: error.retryAfter, ckErrorCode: error.ckErrorCode, userDidResetEncryptedData: error.userDidResetEncryptedData
+            retryAfter: error.retryAfter, nativeErrorCode: error.nativeErrorCode, userDidResetEncryptedData: error.userDidResetEncryptedData
         )
     }
 }

@@ -3,9 +3,13 @@ import StratusStore
 
 /// users/caller, users/current, users/discover and the legacy users/lookup/*.
 ///
-/// Every call needs a signed-in user, or a server-to-server key: the developer may look users
-/// up and discover them (Apple's own S2S example is users/lookup/email) but has no identity of
-/// its own, so users/caller and users/current refuse it with `BAD_REQUEST`. Others are found
+/// Apple documents them under the public database only: under private or shared they answer
+/// `BAD_REQUEST` ("endpoint not applicable in the database type"), as Apple's do. Every call
+/// needs a signed-in user, or a server-to-server key, which acts as the container's developer
+/// (``ServerKeys/developer``): users/caller and users/current answer that identity (Apple's Node
+/// sample starts with `setUpAuth()`, a signed users/caller), users/lookup/* look others up
+/// (Apple's own S2S example is users/lookup/email), and users/discover refuses it with
+/// `AUTHENTICATION_FAILED`, as Apple's service does. Others are found
 /// only while they are discoverable (an account opts in); an undiscoverable or unknown user comes
 /// back from users/discover as its `lookupInfo` alone and is left out of users/lookup/*. Another
 /// user's email is never revealed: an identity's `lookupInfo` is what the caller looked it up by.
@@ -16,21 +20,30 @@ public struct UserService: Sendable {
 
     /// The caller's own identity (always with names: it is the caller's).
     public func caller(scope: RequestScope) async throws(CoreError) -> CallerIdentityResponse {
-        let account = try await signedInUser(scope, "users/caller")
+        try Self.requirePublicDatabase(scope)
+        if scope.caller.isDeveloper {
+            let developer = ServerKeys.developer
+            return CallerIdentityResponse(
+                identity: UserIdentity(userRecordName: developer, lookupInfo: LookupInfo(userRecordName: developer)), userRecordName: developer
+            )
+        }
+        let account = try await signedInUser(scope)
         let ownLookup = LookupInfo(emailAddress: account.email, userRecordName: account.userRecordName)
         return CallerIdentityResponse(identity: userIdentity(of: account, lookupInfo: ownLookup), userRecordName: account.userRecordName)
     }
 
     /// The legacy users/current: the caller's record name, and names when the caller is discoverable.
     public func current(scope: RequestScope) async throws(CoreError) -> UserInfo {
-        let account = try await signedInUser(scope, "users/current")
+        try Self.requirePublicDatabase(scope)
+        if scope.caller.isDeveloper { return UserInfo(userRecordName: ServerKeys.developer) }
+        let account = try await signedInUser(scope)
         guard account.discoverable else { return UserInfo(userRecordName: account.userRecordName) }
         return UserInfo(userRecordName: account.userRecordName, firstName: account.givenName, lastName: account.familyName)
     }
 
     /// One identity per lookup, in order.
     public func discover(_ request: DiscoverUsersRequest, scope: RequestScope) async throws(CoreError) -> UserIdentitiesResponse {
-        try await requireCaller(scope)
+        try await requireDiscoveringUser(scope)
         try configuration.checkCount(request.lookupInfos.count, of: "users")
         var users: [UserIdentity] = []
         for info in request.lookupInfos {
@@ -48,7 +61,7 @@ public struct UserService: Sendable {
     /// simulator has no contacts, so every discoverable account is one), at most one page, each
     /// known by user record name only: listing reveals no one's email.
     public func discoverAll(scope: RequestScope) async throws(CoreError) -> UserIdentitiesResponse {
-        try await requireCaller(scope)
+        try await requireDiscoveringUser(scope)
         let caller = scope.caller.userRecordName
         do {
             let accounts = try await store.discoverableAccounts(limit: configuration.limits.resultsPerPage + 1)
@@ -81,15 +94,17 @@ public struct UserService: Sendable {
 
     // MARK: - Helpers
 
-    /// The signed-in user's account, for the endpoints about the caller themself.
-    /// - Throws: `BAD_REQUEST` for a server-to-server key (the developer is no user);
-    ///   `AUTHENTICATION_REQUIRED` without a user; `AUTHENTICATION_FAILED` for an account gone.
-    private func signedInUser(_ scope: RequestScope, _ endpoint: String) async throws(CoreError) -> AccountInfo {
-        guard !scope.caller.isDeveloper else {
-            throw CoreError.badRequest(
-                "a server-to-server key acts as the developer, not a user; \(endpoint) needs a web auth token (ckAPIToken and ckWebAuthToken)"
-            )
+    /// - Throws: `BAD_REQUEST` for the private or shared database (Apple serves the users
+    ///   endpoints under public only).
+    static func requirePublicDatabase(_ scope: RequestScope) throws(CoreError) {
+        guard scope.database.scope == .public else {
+            throw CoreError.badRequest("endpoint not applicable in the database type '\(scope.database.scope.rawValue)': users endpoints are under public")
         }
+    }
+
+    /// The signed-in user's account (a server-to-server key has none).
+    /// - Throws: `AUTHENTICATION_REQUIRED` without a user; `AUTHENTICATION_FAILED` for an account gone.
+    private func signedInUser(_ scope: RequestScope) async throws(CoreError) -> AccountInfo {
         guard let name = scope.caller.userRecordName else {
             throw configuration.authenticationRequired(scope)
         }
@@ -100,11 +115,24 @@ public struct UserService: Sendable {
     }
 
     /// A signed-in user whose account exists, or a server-to-server key (the developer), for
-    /// the endpoints that find other users.
-    /// - Throws: `AUTHENTICATION_REQUIRED` without either; `AUTHENTICATION_FAILED` for an account gone.
+    /// users/lookup/*, in the public database.
+    /// - Throws: `BAD_REQUEST` outside public; `AUTHENTICATION_REQUIRED` without either;
+    ///   `AUTHENTICATION_FAILED` for an account gone.
     private func requireCaller(_ scope: RequestScope) async throws(CoreError) {
+        try Self.requirePublicDatabase(scope)
         guard !scope.caller.isDeveloper else { return }
-        _ = try await signedInUser(scope, "")
+        _ = try await signedInUser(scope)
+    }
+
+    /// A signed-in user whose account exists, for users/discover, in the public database.
+    /// - Throws: `BAD_REQUEST` outside public; `AUTHENTICATION_FAILED` for a server-to-server key
+    ///   (Apple refuses discovery to one) or an account gone; `AUTHENTICATION_REQUIRED` without a user.
+    private func requireDiscoveringUser(_ scope: RequestScope) async throws(CoreError) {
+        try Self.requirePublicDatabase(scope)
+        guard !scope.caller.isDeveloper else {
+            throw CoreError(.authenticationFailed, "users/discover needs a signed-in user: a server-to-server key may not discover users")
+        }
+        _ = try await signedInUser(scope)
     }
 
     private func find(email: String?, userRecordName: String?) async throws(CoreError) -> AccountInfo? {

@@ -74,7 +74,7 @@ public struct ServerErrorCode: RawRepresentable, Sendable, Hashable, Codable, Cu
     }
 }
 
-/// The native `CKError.Code` numbers Stratus adds (as `ckErrorCode`) where the web code alone is ambiguous.
+/// The native `CKError.Code` numbers Stratus adds (as `nativeErrorCode`) where the web code alone is ambiguous.
 public enum CKErrorCodeNumber {
     /// `CKError.Code.badContainer`: the server has no container of that identifier (sent with
     /// `BAD_REQUEST`: CloudKit Web Services documents no code for it).

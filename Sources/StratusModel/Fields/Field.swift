@@ -107,7 +107,7 @@ extension Field: Codable {
         // The type first: a reader that sees it before the value can read the value at once.
         try container.encode(type, forKey: .type)
         try container.encode(FieldValue.Encoding(value: value, numbersAsStrings: asStrings), forKey: .value)
-        if let exactDates, (encoder.userInfo[.wireExtensions] as? WireExtensions)?.contains(.exactDates) == true {
+        if let exactDates, encoder.wireExtensions.contains(.exactDates) {
             try container.encode(exactDates, forKey: .exactDates)
         }
     }

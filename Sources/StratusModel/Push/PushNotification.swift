@@ -67,7 +67,7 @@ public struct PushNotification: Sendable, Hashable, Codable {
     }
 }
 
-/// `GET <webcourierURL>[?cursor=C]`: the notifications due after the cursor, and the cursor to
+/// `GET <webcourierURL>?format=stratus[&cursor=C]`: Stratus's feed, the notifications due after the cursor, and the cursor to
 /// send next (the same one when none were due).
 public struct NotificationFeed: Sendable, Hashable, Codable {
     public var notifications: [PushNotification]

@@ -17,6 +17,11 @@ import Foundation
 /// - `zoneShares`: a zone dictionary of zones/list and zones/lookup names the zone's zone-wide
 ///   share (`share`: `{ recordName: "cloudkit.zoneshare", zoneID }`), as the native framework's
 ///   `CKRecordZone.share` does (CKWS's zone dictionary carries no share).
+/// - `nativeErrorCodes`: an error body, and a per-record and per-zone error, names the native
+///   `CKError.Code` number where CKWS's `serverErrorCode` alone is ambiguous, as
+///   `nativeErrorCode` (5: bad container, 21: change token expired, 27: limit exceeded, 28: the
+///   user deleted the zone, 30: already shared). Never under `ckErrorCode`: CloudKit JS copies
+///   that key into its own `CKError.ckErrorCode`, which apps compare with string constants.
 public struct WireExtensions: OptionSet, Sendable, Hashable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
@@ -25,7 +30,8 @@ public struct WireExtensions: OptionSet, Sendable, Hashable {
     public static let deletedRecordTypes = WireExtensions(rawValue: 1 << 1)
     public static let frameworkBatches = WireExtensions(rawValue: 1 << 2)
     public static let zoneShares = WireExtensions(rawValue: 1 << 3)
-    public static let all: WireExtensions = [.exactDates, .deletedRecordTypes, .frameworkBatches, .zoneShares]
+    public static let nativeErrorCodes = WireExtensions(rawValue: 1 << 4)
+    public static let all: WireExtensions = [.exactDates, .deletedRecordTypes, .frameworkBatches, .zoneShares, .nativeErrorCodes]
 
     /// The request header that names them.
     public static let headerName = "X-Stratus-Extensions"
@@ -40,6 +46,7 @@ public struct WireExtensions: OptionSet, Sendable, Hashable {
             case "deletedRecordTypes": insert(.deletedRecordTypes)
             case "frameworkBatches": insert(.frameworkBatches)
             case "zoneShares": insert(.zoneShares)
+            case "nativeErrorCodes": insert(.nativeErrorCodes)
             default: continue
             }
         }
@@ -52,6 +59,7 @@ public struct WireExtensions: OptionSet, Sendable, Hashable {
         if contains(.deletedRecordTypes) { names.append("deletedRecordTypes") }
         if contains(.frameworkBatches) { names.append("frameworkBatches") }
         if contains(.zoneShares) { names.append("zoneShares") }
+        if contains(.nativeErrorCodes) { names.append("nativeErrorCodes") }
         return names.joined(separator: ",")
     }
 }
@@ -60,4 +68,11 @@ extension CodingUserInfoKey {
     /// The ``WireExtensions`` an encoder writes (none unless set): `JSONEncoder` writes a
     /// field's `exactDates` only when this holds `.exactDates`.
     public static let wireExtensions = CodingUserInfoKey(rawValue: "stratus.wireExtensions")!
+}
+
+extension Encoder {
+    /// The ``WireExtensions`` this encoder writes (none unless its `userInfo` names them).
+    public var wireExtensions: WireExtensions {
+        userInfo[.wireExtensions] as? WireExtensions ?? []
+    }
 }

@@ -34,7 +34,7 @@ public struct Zone: Sendable, Hashable, Codable {
         try container.encodeIfPresent(atomic, forKey: .atomic)
         try container.encodeIfPresent(deleted, forKey: .deleted)
         try container.encodeIfPresent(deletionReason, forKey: .deletionReason)
-        if (encoder.userInfo[.wireExtensions] as? WireExtensions)?.contains(.zoneShares) == true {
+        if encoder.wireExtensions.contains(.zoneShares) {
             try container.encodeIfPresent(share, forKey: .share)
         }
     }

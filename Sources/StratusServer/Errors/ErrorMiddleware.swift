@@ -25,7 +25,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             } else {
                 context.logger.debug("request failed", metadata: ["code": "\(failure.code)", "reason": "\(failure.reason)"])
             }
-            return Self.response(for: failure, requestID: context.id)
+            return Self.response(for: failure, requestID: context.id, extensions: WireExtensions(request))
         }
     }
 
@@ -50,17 +50,20 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    /// The error body for `error`, with its code's HTTP status unless `status` overrides it.
-    static func response(for error: CoreError, requestID: String, status: HTTPResponse.Status? = nil) -> Response {
+    /// The error body for `error`, with its code's HTTP status unless `status` overrides it, in
+    /// the extensions the request asked for (a native error code only for a client that asks).
+    static func response(
+        for error: CoreError, requestID: String, status: HTTPResponse.Status? = nil, extensions: WireExtensions = []
+    ) -> Response {
         let body = ErrorBody(
             uuid: requestID, serverErrorCode: error.code, reason: error.reason,
-            retryAfter: error.retryAfter, redirectURL: error.redirectURL, ckErrorCode: error.ckErrorCode,
+            retryAfter: error.retryAfter, redirectURL: error.redirectURL, nativeErrorCode: error.nativeErrorCode,
             userDidResetEncryptedData: error.userDidResetEncryptedData
         )
         let status = status ?? HTTPResponse.Status(code: error.code.httpStatus)
         var response: Response
         do {
-            response = try JSONBody.response(body, status: status)
+            response = try JSONBody.response(body, status: status, extensions: extensions)
         } catch {
             response = Response(status: .internalServerError)
         }

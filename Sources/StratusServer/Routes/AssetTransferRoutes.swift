@@ -41,16 +41,16 @@ struct AssetTransferRoutes {
             // connection serves on; a large or unknown one is left unread and the connection closes.
             if let declared, declared <= drainLimit {
                 for try await _ in request.body {}
-                return ErrorMiddleware<StratusRequestContext>.response(for: error, requestID: context.id)
+                return ErrorMiddleware<StratusRequestContext>.response(for: error, requestID: context.id, extensions: WireExtensions(request))
             }
-            return Self.closing(ErrorMiddleware<StratusRequestContext>.response(for: error, requestID: context.id))
+            return Self.closing(ErrorMiddleware<StratusRequestContext>.response(for: error, requestID: context.id, extensions: WireExtensions(request)))
         }
         let result: AssetUploadResult
         do {
             result = try await assets.receive(admitted, bytes: request.body, deadline: .now + uploadTimeout)
         } catch {
             // What is left of a refused body is not read: the connection closes after the answer.
-            return Self.closing(ErrorMiddleware<StratusRequestContext>.response(for: error, requestID: context.id))
+            return Self.closing(ErrorMiddleware<StratusRequestContext>.response(for: error, requestID: context.id, extensions: WireExtensions(request)))
         }
         return try WireAnswer(result).response(from: request, context: context)
     }

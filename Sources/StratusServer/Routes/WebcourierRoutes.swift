@@ -7,14 +7,16 @@ import StratusCore
 import StratusModel
 
 /// A push token's notification feed, in place of APNs:
-/// - `GET /stratus/v1/push/{token}[?cursor=C]`: the webcourier long-poll, Stratus's protocol.
-///   Answers at once when notifications are due after the cursor, else holds the request until
-///   one is (or ~25 s, then answers an empty page with the same cursor). The client keeps the
-///   cursor, so it may replay; Apple's courier never replays.
-/// - `GET /stratus/v1/push/{token}?format=apns`: Apple's courier shape — held the same way, it
-///   answers one `{aps, ck}` payload (``ApplePushPayload``) and consumes it, or `{}` when none
-///   arrived in time.
-/// - `GET /stratus/v1/push/{token}/events`: the same feed as server-sent events, one open
+/// - `GET /stratus/v1/push/{token}`: the URL tokens/create hands out, answering as Apple's
+///   courier does, whoever polls it exactly as given (CloudKit JS): held until a notification is
+///   due, it answers the next one in Apple's payload (`{aps, ck}`, ``ApplePushPayload``) and
+///   consumes it — each notification once, in order, across restarts — or `{}` when none arrived
+///   in time. (`?format=apns` says the same.)
+/// - `GET /stratus/v1/push/{token}?format=stratus[&cursor=C]`: Stratus's feed, a long-poll of
+///   pages. Answers at once when notifications are due after the cursor, else holds the request
+///   until one is (or ~25 s, then answers an empty page with the same cursor). The client keeps
+///   the cursor, so it may replay; nothing is consumed.
+/// - `GET /stratus/v1/push/{token}/events`: Stratus's feed as server-sent events, one open
 ///   connection; resumes from `Last-Event-ID` or `?cursor=`; `?timeout=S` ends the stream after
 ///   S seconds (for clients and checks that want a bounded answer).
 /// The token in the path is the credential, as an APNs device token is.
@@ -100,11 +102,11 @@ struct WebcourierRoutes {
         return Response(status: .ok, headers: headers, body: body)
     }
 
-    /// Whether `format=apns` asks for Apple's courier shape (`format=stratus` or none: the feed).
+    /// Whether the poll is answered in Apple's courier shape: unless `format=stratus` asks for the feed.
     private static func isAppleFormat(_ request: Request) throws -> Bool {
         switch request.uri.queryParameters.get("format") {
-        case nil, "stratus": false
-        case "apns": true
+        case "stratus": false
+        case nil, "apns": true
         case let other?: throw CoreError.badRequest("format must be apns or stratus, not '\(other)'")
         }
     }

@@ -64,11 +64,11 @@ import Testing
             let fresh = try response.decode(CompactDatabaseResponse.self).syncToken
 
             let expired = try await server.post("changes/database", DatabaseChangesRequest(syncToken: old))
-            #expect(expired.status == .badRequest && expired.errorBody?.ckErrorCode == 21, "\(expired.text)")
+            #expect(expired.status == .badRequest && expired.errorBody?.nativeErrorCode == 21, "\(expired.text)")
             guard case .failure(let zoneError) = try await server.zoneChanges("Trips", token: page.syncToken) else {
                 throw TestFailure("the zone token still works")
             }
-            #expect(zoneError.ckErrorCode == 21)
+            #expect(zoneError.nativeErrorCode == 21)
             // From the start, and from the token the compaction answered, fetches work.
             let all = try await server.call("changes/database", DatabaseChangesRequest(), expecting: DatabaseChangesResponse.self)
             #expect(all.zones.map(\.zoneID.zoneName) == ["Trips"])

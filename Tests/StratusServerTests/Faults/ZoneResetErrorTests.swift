@@ -8,7 +8,7 @@ import StratusServerTesting
 import Testing
 
 /// What a device meets in a zone its user purged or lost to an encrypted-data reset: CloudKit
-/// answers `userDeletedZone` (ckErrorCode 28) and a `zoneNotFound` marked with
+/// answers `userDeletedZone` (nativeErrorCode 28) and a `zoneNotFound` marked with
 /// CKErrorUserDidResetEncryptedDataKey, not the plain ZONE_NOT_FOUND of a zone an app deleted.
 @Suite struct ZoneResetErrorTests {
     static func reset(_ zone: String, _ reason: ZoneDeletionReason, on server: TestServer) async throws {
@@ -31,32 +31,32 @@ import Testing
             try await Self.reset("Gone", .deleted, on: server)
             let write = [RecordOperation(.forceUpdate, Records.destination("r1", caption: "again"))]
 
-            // Purged: ZONE_NOT_FOUND with ckErrorCode 28 on writes, lookups, changes and queries.
+            // Purged: ZONE_NOT_FOUND with nativeErrorCode 28 on writes, lookups, changes and queries.
             let purgedWrite = try #require(try await server.modify(write, zone: "Purged").first?.error)
-            #expect(purgedWrite.serverErrorCode == .zoneNotFound && purgedWrite.ckErrorCode == 28, "\(purgedWrite)")
+            #expect(purgedWrite.serverErrorCode == .zoneNotFound && purgedWrite.nativeErrorCode == 28, "\(purgedWrite)")
             #expect(purgedWrite.userDidResetEncryptedData == nil)
-            #expect(try await server.lookup(["r1"], zone: "Purged").first?.error?.ckErrorCode == 28)
+            #expect(try await server.lookup(["r1"], zone: "Purged").first?.error?.nativeErrorCode == 28)
             guard case .failure(let purgedChanges) = try await server.zoneChanges("Purged") else { throw TestFailure("changes answered") }
-            #expect(purgedChanges.serverErrorCode == .zoneNotFound && purgedChanges.ckErrorCode == 28)
+            #expect(purgedChanges.serverErrorCode == .zoneNotFound && purgedChanges.nativeErrorCode == 28)
             let query = try await server.post(
                 "records/query", QueryRecordsRequest(query: Query(recordType: "Destination"), zoneID: ZoneID(zoneName: "Purged"))
             )
-            #expect(query.status == .notFound && query.errorBody?.ckErrorCode == 28, "\(query.text)")
+            #expect(query.status == .notFound && query.errorBody?.nativeErrorCode == 28, "\(query.text)")
             let zones = try await server.call(
                 "zones/lookup", LookupZonesRequest(zones: [ZoneID(zoneName: "Purged")]), expecting: ZonesResponse.self
             )
-            #expect(zones.zones.first?.error?.ckErrorCode == 28)
+            #expect(zones.zones.first?.error?.nativeErrorCode == 28)
 
-            // Encrypted-data reset: ZONE_NOT_FOUND with the marker (and no ckErrorCode 28).
+            // Encrypted-data reset: ZONE_NOT_FOUND with the marker (and no nativeErrorCode 28).
             let resetWrite = try #require(try await server.modify(write, zone: "Reset").first?.error)
             #expect(resetWrite.serverErrorCode == .zoneNotFound && resetWrite.userDidResetEncryptedData == true, "\(resetWrite)")
-            #expect(resetWrite.ckErrorCode == nil)
+            #expect(resetWrite.nativeErrorCode == nil)
             let resetChanges = try await server.post("records/changes", RecordChangesRequest(zoneID: ZoneID(zoneName: "Reset")))
             #expect(resetChanges.status == .notFound && resetChanges.errorBody?.userDidResetEncryptedData == true, "\(resetChanges.text)")
 
             // Deleted by an app: the plain error, no extras.
             let goneWrite = try #require(try await server.modify(write, zone: "Gone").first?.error)
-            #expect(goneWrite.serverErrorCode == .zoneNotFound && goneWrite.ckErrorCode == nil && goneWrite.userDidResetEncryptedData == nil)
+            #expect(goneWrite.serverErrorCode == .zoneNotFound && goneWrite.nativeErrorCode == nil && goneWrite.userDidResetEncryptedData == nil)
 
             // Created again, the zone works normally.
             try await server.createZone("Purged")
@@ -64,7 +64,7 @@ import Testing
             guard case .success = try await server.zoneChanges("Purged") else { throw TestFailure("re-created zone has no changes") }
             // And a zone that never existed is plain ZONE_NOT_FOUND.
             let never = try #require(try await server.modify(write, zone: "Never").first?.error)
-            #expect(never.serverErrorCode == .zoneNotFound && never.ckErrorCode == nil && never.userDidResetEncryptedData == nil)
+            #expect(never.serverErrorCode == .zoneNotFound && never.nativeErrorCode == nil && never.userDidResetEncryptedData == nil)
         }
     }
 }

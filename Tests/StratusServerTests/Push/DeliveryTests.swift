@@ -79,7 +79,7 @@ import Testing
             second.connect()
             defer { Task { try? await second.shutdown() } }
             let held = Task { [ipad] in
-                let response = try await second.get("\(ipad.path)?timeout=20&cursor=\(ipad.cursor ?? "")")
+                let response = try await second.get("\(ipad.path)?format=stratus&timeout=20&cursor=\(ipad.cursor ?? "")")
                 let feed = try JSONDecoder().decode(NotificationFeed.self, from: Data(buffer: response.body ?? ByteBuffer()))
                 return (feed.notifications, TestListener(path: ipad.path, cursor: feed.cursor))
             }
@@ -209,7 +209,7 @@ import Testing
             #expect(unknown.status == .notFound)
             #expect(unknown.errorBody?.serverErrorCode == .notFound)
             let listener = try await server.listener("alice", device: "ipad")
-            let badCursor = try await server.client.execute(uri: "\(listener.path)?cursor=x", method: .get, headers: [:], body: nil)
+            let badCursor = try await server.client.execute(uri: "\(listener.path)?format=stratus&cursor=x", method: .get, headers: [:], body: nil)
             #expect(badCursor.errorBody?.serverErrorCode == .badRequest)
             let register = try await server.post("tokens/register", PushTokenRequest(apnsToken: "never-made"), device: nil)
             #expect(register.status == .notFound)

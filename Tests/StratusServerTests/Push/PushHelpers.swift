@@ -45,7 +45,7 @@ extension TestServer {
 
     /// One long-poll of at most `timeout` seconds; advances the listener's cursor.
     func poll(_ listener: inout TestListener, timeout: Int = 5) async throws -> [PushNotification] {
-        var uri = "\(listener.path)?timeout=\(timeout)"
+        var uri = "\(listener.path)?format=stratus&timeout=\(timeout)"
         if let cursor = listener.cursor { uri += "&cursor=\(cursor)" }
         let response = try await client.execute(uri: uri, method: .get, headers: [:], body: nil)
         #expect(response.status == .ok, "\(response.text)")

@@ -81,7 +81,7 @@ struct ClearedFieldsTests {
             let body = ModifyRecordsRequest(operations: operations, zoneID: ZoneID(zoneName: "Trips"), atomic: true)
             let plain = try await server.post("records/modify", body)
             #expect(plain.status == .badRequest)
-            #expect(plain.errorBody?.ckErrorCode == CKErrorCodeNumber.limitExceeded)
+            #expect(plain.errorBody?.nativeErrorCode == CKErrorCodeNumber.limitExceeded)
 
             let asked = try await server.raw(
                 "records/modify", body: .init(data: try JSONEncoder().encode(body)), headers: frameworkBatches
@@ -92,7 +92,7 @@ struct ClearedFieldsTests {
 
             let tooMany = ModifyRecordsRequest(operations: (0...400).map { Records.create("s\($0)") }, zoneID: ZoneID(zoneName: "Trips"))
             let over = try await server.raw("records/modify", body: .init(data: try JSONEncoder().encode(tooMany)), headers: frameworkBatches)
-            #expect(over.status == .badRequest && over.errorBody?.ckErrorCode == CKErrorCodeNumber.limitExceeded)
+            #expect(over.status == .badRequest && over.errorBody?.nativeErrorCode == CKErrorCodeNumber.limitExceeded)
         }
     }
 }

@@ -5,14 +5,14 @@ import Testing
 
 /// A zone and its records take part in one share only: a zone-wide share and record-hierarchy
 /// shares exclude each other, in either order and within one request, and a record roots at most
-/// one share. The refused save is a per-item `BAD_REQUEST` with `ckErrorCode` 30 (CloudKit's
+/// one share. The refused save is a per-item `BAD_REQUEST` with `nativeErrorCode` 30 (CloudKit's
 /// `alreadyShared`) and changes nothing; deleting the share makes the zone shareable again.
 @Suite("Sharing: one share per zone")
 struct OneSharePerZoneTests {
     /// Expects `result` to be the refusal of a second share.
     static func expectAlreadyShared(_ result: RecordResult?, _ label: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(result?.error?.serverErrorCode == .badRequest, "\(label): \(String(describing: result))", sourceLocation: sourceLocation)
-        #expect(result?.error?.ckErrorCode == CKErrorCodeNumber.alreadyShared, "\(label)", sourceLocation: sourceLocation)
+        #expect(result?.error?.nativeErrorCode == CKErrorCodeNumber.alreadyShared, "\(label)", sourceLocation: sourceLocation)
     }
 
     /// The creation of the share `name`: the zone-wide share, or a share of record "a".

@@ -173,7 +173,7 @@ struct RecordShareTests {
             // A zone token from before the removal is expired for bob.
             let expired = try await server.sharedZoneChanges("Trips", of: "alice", as: "bob", token: bobZone.syncToken)
             #expect(expired.error?.serverErrorCode == .badRequest)
-            #expect(expired.error?.ckErrorCode == 21)
+            #expect(expired.error?.nativeErrorCode == 21)
         }
     }
 

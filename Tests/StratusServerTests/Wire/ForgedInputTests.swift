@@ -25,10 +25,10 @@ struct ForgedInputTests {
             guard case .failure(let error) = try await server.zoneChanges("Trips", token: future) else {
                 throw TestFailure("changes/zone accepted a token from the future")
             }
-            #expect(error.serverErrorCode == .badRequest && error.ckErrorCode == CKErrorCodeNumber.changeTokenExpired)
+            #expect(error.serverErrorCode == .badRequest && error.nativeErrorCode == CKErrorCodeNumber.changeTokenExpired)
 
             let older = try await server.json("records/changes", object: ["zoneID": ["zoneName": "Trips"], "syncToken": future])
-            #expect(older.status == 400 && older.body["ckErrorCode"] as? Int == CKErrorCodeNumber.changeTokenExpired, "\(older.body)")
+            #expect(older.status == 400 && older.body["nativeErrorCode"] as? Int == CKErrorCodeNumber.changeTokenExpired, "\(older.body)")
 
             // The token as issued still works, and a later change shows up through it.
             _ = try await server.modify([Records.create("rome")], zone: "Trips")
@@ -41,7 +41,7 @@ struct ForgedInputTests {
                 let answer = try await server.json(
                     "changes/database", object: ["syncToken": try ForgedInputTests.ahead(databaseToken, by: 1_000)], database: scope
                 )
-                #expect(answer.status == 400 && answer.body["ckErrorCode"] as? Int == CKErrorCodeNumber.changeTokenExpired, "\(scope): \(answer.body)")
+                #expect(answer.status == 400 && answer.body["nativeErrorCode"] as? Int == CKErrorCodeNumber.changeTokenExpired, "\(scope): \(answer.body)")
             }
         }
     }

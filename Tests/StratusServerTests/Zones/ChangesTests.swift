@@ -177,12 +177,12 @@ struct ChangesTests {
                 throw TestFailure("an expired token was accepted")
             }
             #expect(expired.serverErrorCode == .badRequest)
-            #expect(expired.ckErrorCode == CKErrorCodeNumber.changeTokenExpired)
+            #expect(expired.nativeErrorCode == CKErrorCodeNumber.changeTokenExpired)
             #expect(expired.reason.contains("expired"))
 
             let legacy = try await server.post("records/changes", RecordChangesRequest(zoneID: ZoneID(zoneName: "Trips"), syncToken: old))
             #expect(legacy.status == .badRequest)
-            #expect(legacy.errorBody?.ckErrorCode == CKErrorCodeNumber.changeTokenExpired)
+            #expect(legacy.errorBody?.nativeErrorCode == CKErrorCodeNumber.changeTokenExpired)
 
             let fresh = try await server.allZoneChanges("Trips", limit: 200)
             #expect(fresh.pages.flatMap(\.records).map(\.recordName) == ["keep"])
