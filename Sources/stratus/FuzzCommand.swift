@@ -11,9 +11,7 @@ struct FuzzCommand: AsyncParsableCommand {
         commandName: "fuzz",
         abstract: "Run simulated devices doing seeded random things, then check that everything converged.",
         discussion: """
-            Exits 0 when every check held: each device's mirror equals what the server holds for its account
-            (private and shared), no acknowledged write is lost, no record exists twice. On a failure it prints
-            the seed and the shortest step list it found that still fails.
+            Exits 0 when every check held: each device's mirror equals what the server holds for its account (private and shared), no acknowledged write is lost, no record exists twice. On a failure it prints the seed and the shortest step list it found that still fails.
             """
     )
 
