@@ -140,17 +140,30 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
+        // One in-process run of the application over an SQLite directory: StratusTesting's server
+        // and `stratus fuzz`'s.
         .target(
-            name: "StratusTesting",
+            name: "StratusServerRun",
             dependencies: [
-                "StratusCloudKit",
                 "StratusServer",
                 "StratusCore",
                 "StratusStore",
                 "StratusStoreSQLite",
-                "StratusModel",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            exclude: ["README.md"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "StratusTesting",
+            dependencies: [
+                "StratusCloudKit",
+                "StratusServerRun",
+                "StratusProcess",
+                "StratusServer",
+                "StratusCore",
+                "StratusModel",
             ],
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -159,8 +172,8 @@ let package = Package(
             name: "stratus",
             dependencies: [
                 "StratusServer",
+                "StratusServerRun",
                 "StratusProcess",
-                "StratusTesting",
                 "StratusConsole",
                 "StratusFuzz",
                 "StratusKit",
@@ -204,7 +217,8 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
-        // What the executables need of the process itself (the open-file limit), written once.
+        // What the executables and the tests need of the process itself (child processes, free
+        // ports, the open-file limit), written once: the C library and Foundation only.
         .target(name: "StratusProcess", exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
             name: "StratusFuzz",
@@ -273,7 +287,7 @@ let package = Package(
         ),
         // CloudKit's own API against a real `stratus serve` process: `import CloudKit` only.
         .testTarget(
-            name: "CloudKitTests", dependencies: ["CloudKit", "StratusTesting", "stratus"],
+            name: "CloudKitTests", dependencies: ["CloudKit", "StratusTesting", "StratusProcess", "stratus"],
             // Archives written by Apple's CloudKit (ArchiveCompatibilityTests).
             resources: [.copy("Fixtures")], swiftSettings: testSwiftSettings
         ),

@@ -2,7 +2,9 @@ import Foundation
 import StratusCloudKit
 import StratusCore
 import StratusModel
+import StratusProcess
 import StratusServer
+import StratusServerRun
 
 /// A Stratus development server inside the test process: a free port on 127.0.0.1, a temporary
 /// SQLite store, the accounts alice, bob and carol, the default container
@@ -54,6 +56,8 @@ public final class StratusTestServer: Sendable {
                     return try await start(directory: directory, port: try FreePort.pick(), containers: containers)
                 } catch let error as StratusTestServerError {
                     throw error
+                } catch let stopped as ServerRun.Failure {
+                    throw StratusTestServerError(stopped.description)
                 } catch {
                     failure = error
                 }

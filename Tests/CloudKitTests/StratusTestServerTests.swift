@@ -1,5 +1,6 @@
 import CloudKit
 import Foundation
+import StratusProcess
 import StratusTesting
 import Testing
 

@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 import CloudKit
-import StratusTesting
+import StratusProcess
 
 /// A real `stratus serve --dev` process on a free port with its own data directory, for a test
 /// that talks to it only through CloudKit's API. Its accounts are the dev server's: alice, bob.

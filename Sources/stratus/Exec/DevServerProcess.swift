@@ -1,6 +1,6 @@
 import Foundation
 import StratusModel
-import StratusTesting
+import StratusProcess
 
 /// `stratus serve --dev` run by `stratus exec` as a child process of this one, on
 /// 127.0.0.1: started, waited for until it answers with its credentials seeded, stopped.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import StratusModel
-import StratusTesting
+import StratusProcess
 import UnixSignals
 
 /// `stratus exec`: a development server for the length of one command, as Firebase's

@@ -2,12 +2,12 @@ import Foundation
 import StratusCore
 import StratusFuzz
 import StratusModel
-import StratusTesting
+import StratusServerRun
 
-/// The fuzzer's own server: in this process (StratusTesting's `ServerRun`), on a free port, over
-/// a fresh temporary SQLite store. ``crash()`` cuts it off without a graceful shutdown —
-/// requests in flight are cut, nothing is flushed but what the store committed — and starts it
-/// again on the same store and port, as a server killed and restarted by its supervisor.
+/// The fuzzer's own server: in this process (`ServerRun`), on a free port, over a fresh
+/// temporary SQLite store. ``crash()`` cuts it off without a graceful shutdown — requests in
+/// flight are cut, nothing is flushed but what the store committed — and starts it again on the
+/// same store and port, as a server killed and restarted by its supervisor.
 actor FuzzHost {
     private let directory: URL
     private let configuration: CoreConfiguration

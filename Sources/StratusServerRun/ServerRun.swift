@@ -7,10 +7,15 @@ import StratusStore
 import StratusStoreSQLite
 
 /// One run of the Stratus application inside this process, on 127.0.0.1, over the SQLite store
-/// of `directory` (`stratus.sqlite`, `blobs/`): what ``StratusTestServer`` and `stratus fuzz`'s
-/// own server are made of. It logs nothing below `critical` (a cut-off run's cancelled work is
-/// expected, not news).
+/// of `directory` (`stratus.sqlite`, `blobs/`): what StratusTesting's `StratusTestServer` and
+/// `stratus fuzz`'s own server are made of. It logs nothing below `critical` (a cut-off run's
+/// cancelled work is expected, not news).
 package final class ServerRun: Sendable {
+    /// Why a run did not start, when the run itself gave no error.
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+    }
+
     /// The port it listens on.
     package let port: Int
     package let services: StratusServices
@@ -49,7 +54,7 @@ package final class ServerRun: Sendable {
         guard let bound = await ports.next() else {
             // The group ended before it listened: its error says why.
             _ = try await running.value
-            throw StratusTestServerError("the server stopped before it listened")
+            throw Failure(description: "the server stopped before it listened")
         }
         return ServerRun(port: bound, services: services, group: group, running: running)
     }
