@@ -49,6 +49,13 @@ public final class CKContainer: NSObject, Sendable {
         self.init(identifier: identifier, connection: connection, failure: nil)
     }
 
+    /// The container `identifier` connected to no server: every call fails with `failure`
+    /// (a test's engine reaches its fake through ``CKSyncEngine/Configuration/syncDatabase``
+    /// instead).
+    package convenience init(unconnectedIdentifier identifier: String, failure: CKError = CKError(.notAuthenticated, "connected to no server")) {
+        self.init(identifier: identifier, connection: nil, failure: failure)
+    }
+
     private init(identifier: String?, connection: StratusConnection?, failure: CKError?) {
         self.containerIdentifier = identifier
         self.connection = connection

@@ -14,7 +14,7 @@ public class CKRecord: NSObject, NSSecureCoding, NSCopying, CKRecordKeyValueSett
 
     public let recordType: RecordType
     public let recordID: ID
-    public internal(set) var recordChangeTag: String? {
+    public package(set) var recordChangeTag: String? {
         get { lock.withLock { system.changeTag } }
         set { lock.withLock { system.changeTag = newValue } }
     }

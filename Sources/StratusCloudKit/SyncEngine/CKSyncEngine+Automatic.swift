@@ -120,11 +120,11 @@ extension CKSyncEngine {
         scheduleFetch()
         let now = self.now
         for delay in SyncRules.launchSends(state.serialization, now: now) { scheduleSend(after: delay) }
-        let scope = database.databaseScope
-        let container = database.container
+        let connection = self.connection
+        let clock = configuration.simulation.clock
         let weakEngine = WeakEngine(self)
         schedule.listen(Task {
-            await CKSyncEngine.listen(container: container, scope: scope) { weakEngine.engine }
+            await connection.listenForPushes(clock: clock, while: { weakEngine.engine != nil }, pushed: { weakEngine.engine?.scheduleFetch() })
         })
     }
 
@@ -135,8 +135,7 @@ extension CKSyncEngine {
         let weakEngine = WeakEngine(self)
         let clock = configuration.simulation.clock
         schedule.schedule {
-            try? await Task.sleep(for: CKSyncEngine.sendDelay)
-            try? await clock.sleep(seconds: seconds)
+            try? await clock.sleep(seconds: seconds, plus: CKSyncEngine.sendDelay)
             guard !Task.isCancelled, let engine = weakEngine.engine else { return }
             try? await engine.sendChanges(SendChangesOptions(), reason: .scheduled)
         }
@@ -209,31 +208,6 @@ extension CKSyncEngine {
             weakEngine.engine?.schedule.retryStarted(kind)
             guard !Task.isCancelled, let engine = weakEngine.engine else { return }
             await work(engine)
-        }
-    }
-
-    /// Long-polls a push token's webcourier feed and fetches whenever it names this engine's
-    /// database, for as long as the engine lives.
-    private static func listen(container: CKContainer, scope: CKDatabase.Scope, engine: @escaping @Sendable () -> CKSyncEngine?) async {
-        var url: String?
-        var cursor: String?
-        while !Task.isCancelled, engine() != nil {
-            do {
-                if url == nil {
-                    let created = try await container.post("tokens/create", PushTokenRequest(), as: PushTokenResponse.self)
-                    url = created.webcourierURL
-                }
-                guard let feedURL = url, let transport = container.transport else { return }
-                // Stratus's paged feed (the URL as given answers Apple's courier payload, one at a time).
-                var poll = feedURL + (feedURL.contains("?") ? "&" : "?") + "format=stratus&timeout=10"
-                if let cursor { poll += "&cursor=\(cursor)" }
-                let feed = try await transport.get(url: poll, as: NotificationFeed.self, timeout: .seconds(20))
-                cursor = feed.cursor
-                let wire = scope.wire
-                if feed.notifications.contains(where: { $0.databaseScope == wire || $0.isPruned }) { engine()?.scheduleFetch() }
-            } catch {
-                try? await Task.sleep(for: .seconds(1))
-            }
         }
     }
 }

@@ -54,23 +54,17 @@ extension CKSyncEngine {
             let token = state.update { $0.databaseToken }.map(CKServerChangeToken.init)
             let page: (modifications: [CKDatabase.DatabaseChange.Modification], deletions: [CKDatabase.DatabaseChange.Deletion], changeToken: CKServerChangeToken, moreComing: Bool)
             do {
-                page = try await retrying { try await self.database.databaseChanges(since: token) }
+                page = try await retrying { try await self.connection.databaseChanges(since: token) }
             } catch let error as CKError where SyncRules.verdict(forDatabaseFetch: error, hadToken: token != nil) == .startOver {
                 // The server dropped the database's history: read it again from the start.
                 state.update { $0.databaseToken = nil }
                 continue
             }
             state.update { stored in
-                for deletion in page.deletions {
-                    let zone = CKSyncEngine.State.Serialization.Zone(deletion.zoneID)
-                    stored.zoneTokens[zone.key] = nil
-                    stored.unfetchedZones.removeAll { $0 == zone }
-                }
-                for modification in page.modifications {
-                    let zone = CKSyncEngine.State.Serialization.Zone(modification.zoneID)
-                    if !stored.unfetchedZones.contains(zone) { stored.unfetchedZones.append(zone) }
-                }
-                stored.databaseToken = page.changeToken.value
+                SyncRules.apply(
+                    databasePage: page.modifications.map(\.zoneID), deletions: page.deletions.map(\.zoneID), changeToken: page.changeToken.value,
+                    to: &stored
+                )
             }
             if !page.modifications.isEmpty || !page.deletions.isEmpty {
                 await deliver(.fetchedDatabaseChanges(Event.FetchedDatabaseChanges(modifications: page.modifications, deletions: page.deletions)))
@@ -92,7 +86,7 @@ extension CKSyncEngine {
             let token = state.update { $0.zoneTokens[key] }.map(CKServerChangeToken.init)
             let page: (modificationResultsByID: [CKRecord.ID: Result<CKDatabase.RecordZoneChange.Modification, any Error>], deletions: [CKDatabase.RecordZoneChange.Deletion], changeToken: CKServerChangeToken, moreComing: Bool)
             do {
-                page = try await retrying { try await self.database.recordZoneChanges(inZoneWith: zoneID, since: token, resultsLimit: self.configuration.simulation.resultsLimit) }
+                page = try await retrying { try await self.connection.recordZoneChanges(inZoneWith: zoneID, since: token, resultsLimit: self.configuration.simulation.resultsLimit) }
             } catch let error as CKError {
                 switch SyncRules.verdict(forZoneFetch: error, hadToken: token != nil) {
                 case .startOver:

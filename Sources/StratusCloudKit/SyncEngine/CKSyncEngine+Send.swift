@@ -130,7 +130,7 @@ extension CKSyncEngine {
         let answer: ModifyAnswer
         do {
             answer = try await retrying {
-                try await self.database.modifyRecords(
+                try await self.connection.modifyRecords(
                     saving: batch.recordsToSave, deleting: batch.recordIDsToDelete, savePolicy: .ifServerRecordUnchanged, atomically: batch.atomicByZone
                 )
             }
@@ -243,7 +243,7 @@ extension CKSyncEngine {
         let deleting = changes.compactMap { if case .deleteZone(let id) = $0 { id } else { nil } }
         let answer: (saveResults: [CKRecordZone.ID: Result<CKRecordZone, any Error>], deleteResults: [CKRecordZone.ID: Result<Void, any Error>])
         do {
-            answer = try await retrying { try await self.database.modifyRecordZones(saving: saving, deleting: deleting) }
+            answer = try await retrying { try await self.connection.modifyRecordZones(saving: saving, deleting: deleting) }
         } catch let error as CKError {
             switch SyncRules.verdict(forRequest: error, splittable: changes.count > 1, now: self.now) {
             case .split:

@@ -40,6 +40,9 @@ public final class CKSyncEngine: Sendable {
         /// Where a simulated device's engine departs from Apple's (`stratus fuzz`, StratusKit);
         /// an app's engine leaves it as it is: Apple's behaviour.
         package var simulation = Simulation()
+        /// What the engine calls in place of ``database`` (`nil`: the database itself) — a test's
+        /// scripted fake.
+        package var syncDatabase: (any SyncDatabase)?
 
         public init(database: CKDatabase, stateSerialization: State.Serialization?, delegate: any CKSyncEngineDelegate) {
             self.database = database
@@ -51,6 +54,8 @@ public final class CKSyncEngine: Sendable {
     public let database: CKDatabase
     public let state: State
     let configuration: Configuration
+    /// What the engine calls: the database, or a test's fake (``Configuration/syncDatabase``).
+    let connection: any SyncDatabase
     let gate = SyncGate()
     let schedule = SyncSchedule()
     /// Whether this engine knows who is signed in (asked at launch; asked again after the server
@@ -60,6 +65,7 @@ public final class CKSyncEngine: Sendable {
     public init(_ configuration: Configuration) {
         self.configuration = configuration
         self.database = configuration.database
+        self.connection = configuration.syncDatabase ?? configuration.database
         self.state = State(configuration.stateSerialization)
         // The app's own changes to the state are a state update too (persist them), and in
         // automatic mode a reason to send.
@@ -116,7 +122,7 @@ public final class CKSyncEngine: Sendable {
     /// The time now, on the engine's clock.
     var now: Date { configuration.simulation.clock.now }
 
-    var subscriptionID: String { configuration.subscriptionID ?? "CKSyncEngine-\(database.databaseScope == .shared ? "shared" : "private")" }
+    var subscriptionID: String { configuration.subscriptionID ?? "CKSyncEngine-\(connection.databaseScope == .shared ? "shared" : "private")" }
 
     // MARK: - Account and subscription
 
@@ -128,8 +134,8 @@ public final class CKSyncEngine: Sendable {
         // No account on the device any more (no web auth token at all, unlike one the server
         // refuses) after one was: the user signed out. Apple's engine reports it and starts over.
         let previous = state.update { $0.user }
-        let signedOut = previous != nil && database.container.transport?.webAuthToken == nil
-        let current = signedOut ? nil : try await retrying { try await self.database.container.userRecordID() }
+        let signedOut = previous != nil && !connection.holdsAccount
+        let current = signedOut ? nil : try await retrying { try await self.connection.userRecordID() }
         accountChecked.set()
         let verdict = SyncRules.accountVerdict(previous: previous, current: current?.recordName)
         let change: Event.AccountChange.ChangeType
@@ -162,7 +168,7 @@ public final class CKSyncEngine: Sendable {
         let info = CKSubscription.NotificationInfo()
         info.shouldSendContentAvailable = true
         subscription.notificationInfo = info
-        _ = try await retrying { try await self.database.save(subscription) }
+        _ = try await retrying { try await self.connection.save(subscription) }
         state.update { $0.subscribedUser = user }
         await deliverState()
     }

@@ -3,10 +3,13 @@ import Foundation
 /// The time an engine reads and waits by. Apple's engine runs on the real clock
 /// (``system``); a simulation that compresses time (`stratus fuzz`) runs one faster, so a
 /// server's `retryAfter` of a second passes in a fiftieth — and a wait, a held change and a
-/// relaunch all agree on what time it is, since they read the same clock.
+/// relaunch all agree on what time it is, since they read the same clock. A test holds one
+/// (``ManualSyncClock``): its time moves only when the test moves it.
 package struct SyncClock: Sendable {
-    /// How many seconds of this clock pass in a real second.
+    /// How many seconds of this clock pass in a real second (1 for a held clock, whose rate is
+    /// the test's).
     package let rate: Double
+    private let manual: ManualSyncClock?
 
     /// Where every accelerated clock of the process starts from the real one (so two engines
     /// of one simulation, and an engine relaunched from saved state, read the same time).
@@ -18,16 +21,34 @@ package struct SyncClock: Sendable {
     /// A clock on which `rate` seconds pass in each real second (`rate` > 0).
     package init(rate: Double) {
         self.rate = rate > 0 ? rate : 1
+        self.manual = nil
     }
+
+    /// The clock a test holds.
+    init(manual: ManualSyncClock) {
+        self.rate = 1
+        self.manual = manual
+    }
+
+    /// Whether a test holds this clock.
+    package var isHeld: Bool { manual != nil }
 
     /// The time now, on this clock.
     package var now: Date {
+        if let manual { return manual.now }
         guard rate != 1 else { return Date() }
         return Self.origin.addingTimeInterval(Date().timeIntervalSince(Self.origin) * rate)
     }
 
-    /// Sleeps `seconds` of this clock (throws when the task is cancelled).
-    package func sleep(seconds: Double) async throws {
-        try await Task.sleep(for: .milliseconds(Int(max(0, seconds) / rate * 1000)))
+    /// Sleeps `real` of real time and then `seconds` of this clock — on a held clock both count
+    /// as its time (throws when the task is cancelled).
+    package func sleep(seconds: Double, plus real: Duration = .zero) async throws {
+        let realSeconds = Double(real.components.seconds) + Double(real.components.attoseconds) / 1e18
+        if let manual {
+            try await manual.sleep(seconds: max(0, seconds) + realSeconds)
+            return
+        }
+        let wait = realSeconds + max(0, seconds) / rate
+        try await Task.sleep(for: .milliseconds(Int(wait * 1000)))
     }
 }
