@@ -113,10 +113,9 @@ extension CKSyncEngine {
         guard pass.requestFailure == nil, let delegate = configuration.delegate,
             var batch = await delegate.nextRecordZoneChangeBatch(context, syncEngine: self)
         else { return nil }
-        let waiting = state.update { $0.held(at: now) }
-        batch.recordsToSave.removeAll { pass.attempted[.saveRecord($0.recordID)] != nil || waiting.contains(.saveRecord($0.recordID)) }
-        batch.recordIDsToDelete.removeAll { pass.attempted[.deleteRecord($0)] != nil || waiting.contains(.deleteRecord($0)) }
-        guard !batch.recordsToSave.isEmpty || !batch.recordIDsToDelete.isEmpty else { return nil }
+        let held = state.update { $0.held(at: now) }
+        guard let unsent = SyncRules.unsent(batch, attempted: Set(pass.attempted.keys), held: held) else { return nil }
+        batch = unsent
         let changes: [PendingRecordZoneChange] = batch.recordsToSave.map { .saveRecord($0.recordID) } + batch.recordIDsToDelete.map { .deleteRecord($0) }
         let sequences = state.update { $0.sequences(of: changes) }
         for change in changes { pass.attempted[change] = sequences[change] ?? 0 }
@@ -151,20 +150,10 @@ extension CKSyncEngine {
             }
             return
         }
-        let answeredAt = self.now
-        /// Whether a change that failed with `failure` is sent again, smaller.
-        func again(_ failure: (any Error)?) -> Bool {
-            guard let failure else { return false }
-            return SyncRules.verdict(forChange: CKError.wrapping(failure), now: answeredAt) == .sentAgainSmaller
-        }
-        let savesAgain = Set(batch.recordsToSave.map(\.recordID).filter { again(answer.saveResults[$0]?.refusal) })
-        let deletesAgain = Set(batch.recordIDsToDelete.filter { again(answer.deleteResults[$0]?.refusal) })
-        var answered = batch
-        answered.recordsToSave = batch.recordsToSave.filter { !savesAgain.contains($0.recordID) }
-        answered.recordIDsToDelete = batch.recordIDsToDelete.filter { !deletesAgain.contains($0) }
-        var rest = RecordZoneChangeBatch(atomicByZone: batch.atomicByZone)
-        rest.recordsToSave = batch.recordsToSave.filter { savesAgain.contains($0.recordID) }
-        rest.recordIDsToDelete = batch.recordIDsToDelete.filter { deletesAgain.contains($0) }
+        let (answered, rest) = SyncRules.partition(
+            batch, saveFailures: answer.saveResults.compactMapValues { $0.refusal.map(CKError.wrapping) },
+            deleteFailures: answer.deleteResults.compactMapValues { $0.refusal.map(CKError.wrapping) }, now: self.now
+        )
         if !answered.recordsToSave.isEmpty || !answered.recordIDsToDelete.isEmpty { await report(answered, answer, pass: &pass) }
         let left = rest.recordsToSave.count + rest.recordIDsToDelete.count
         guard left > 0 else { return }

@@ -29,17 +29,16 @@ actor SyncGate {
 /// a busy zone — after the server's `retryAfter` when it gave one. The house's one retry: the
 /// engine's, and a simulated device's sign-in (as the OS asks again).
 package enum SyncRetry {
-    static func isTransient(_ error: CKError) -> Bool { error.code.isTransient }
-
-    /// Runs `call`, retrying transient failures up to `attempts` times, waiting on `clock`
-    /// (the real one but in simulations that compress time).
+    /// Runs `call`, retrying what ``SyncRules/inlineRetryDelay(after:attempt:attempts:)`` says to
+    /// retry, waiting on `clock` (the real one but in simulations that compress time, or a test's).
     package static func run<T>(attempts: Int = 4, clock: SyncClock, _ call: () async throws -> T) async throws -> T {
         var attempt = 1
         while true {
             do {
                 return try await call()
-            } catch let error as CKError where isTransient(error) && attempt < attempts {
-                try await clock.sleep(seconds: min(error.retryAfterSeconds ?? 0.2 * Double(1 << attempt), 30))
+            } catch let error as CKError {
+                guard let delay = SyncRules.inlineRetryDelay(after: error, attempt: attempt, attempts: attempts) else { throw error }
+                try await clock.sleep(seconds: delay)
                 attempt += 1
             }
         }

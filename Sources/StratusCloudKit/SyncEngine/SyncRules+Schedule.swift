@@ -33,6 +33,16 @@ extension SyncRules {
 
     // MARK: - Trying again
 
+    /// How long a call that failed with `error` for the `attempt`-th time (1: the first) waits
+    /// before it is made again within the same fetch or send, or `nil` when it is not: only
+    /// what CloudKit calls transient (the network, an unavailable service, rate limits, a busy
+    /// zone), at most `attempts` times, after the server's `retryAfter` when it gave one, else a
+    /// fifth of a second doubled each time — at most 30 s.
+    static func inlineRetryDelay(after error: CKError, attempt: Int, attempts: Int) -> Double? {
+        guard error.code.isTransient, attempt < attempts else { return nil }
+        return min(error.retryAfterSeconds ?? 0.2 * Double(1 << min(attempt, 16)), 30)
+    }
+
     /// Work an automatic engine tries again on its own when it fails (one retry of each waits
     /// at a time).
     enum AutomaticWork: Hashable, Sendable {

@@ -35,7 +35,7 @@ enum SyncRules {
         // and kept — no change leaves the list for a size.
         if error.code == .limitExceeded { return .keptPending }
         guard retriesItself(error) else { return .answered }
-        return SyncRetry.isTransient(error) ? .heldUntil(now.addingTimeInterval(retryDelay(error))) : .keptPending
+        return error.code.isTransient ? .heldUntil(now.addingTimeInterval(retryDelay(error))) : .keptPending
     }
 
     /// Whether a change refused with `error` is sent again by the engine itself — what Apple's
@@ -47,7 +47,7 @@ enum SyncRules {
         return switch error.code {
         // `batchRequestFailed`: the change itself was fine, another of its atomic zone failed.
         case .notAuthenticated, .accountTemporarilyUnavailable, .operationCancelled, .batchRequestFailed: true
-        default: SyncRetry.isTransient(error)
+        default: error.code.isTransient
         }
     }
 
@@ -72,7 +72,7 @@ enum SyncRules {
     /// two (``canSplit(_:)``).
     static func verdict(forRequest error: CKError, splittable: Bool, now: Date) -> RequestVerdict {
         if error.code == .limitExceeded { return splittable ? .split : .refuseEach }
-        let retryAt = SyncRetry.isTransient(error) ? now.addingTimeInterval(retryDelay(error)) : nil
+        let retryAt = error.code.isTransient ? now.addingTimeInterval(retryDelay(error)) : nil
         return .keptPending(retryAt: retryAt, checkAccount: error.code == .notAuthenticated)
     }
 

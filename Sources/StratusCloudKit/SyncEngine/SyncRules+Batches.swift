@@ -1,0 +1,35 @@
+import Foundation
+
+/// Which of the delegate's changes a send sends, and which of a modify's answers are reported.
+extension SyncRules {
+    /// The delegate's batch without the changes this send already sent (`attempted`) or that wait
+    /// out a server's `retryAfter` (`held`); `nil` when nothing is left to send.
+    static func unsent(
+        _ batch: CKSyncEngine.RecordZoneChangeBatch, attempted: Set<CKSyncEngine.PendingRecordZoneChange>,
+        held: Set<CKSyncEngine.PendingRecordZoneChange>
+    ) -> CKSyncEngine.RecordZoneChangeBatch? {
+        var unsent = batch
+        unsent.recordsToSave.removeAll { attempted.contains(.saveRecord($0.recordID)) || held.contains(.saveRecord($0.recordID)) }
+        unsent.recordIDsToDelete.removeAll { attempted.contains(.deleteRecord($0)) || held.contains(.deleteRecord($0)) }
+        return unsent.recordsToSave.isEmpty && unsent.recordIDsToDelete.isEmpty ? nil : unsent
+    }
+
+    /// A sent batch split by its answers: the changes answered (reported now) and the rest, which
+    /// a later zone's refusal as too large left unanswered and which go again, smaller
+    /// (``verdict(forChange:now:)`` is `.sentAgainSmaller`).
+    static func partition(
+        _ batch: CKSyncEngine.RecordZoneChangeBatch, saveFailures: [CKRecord.ID: CKError], deleteFailures: [CKRecord.ID: CKError], now: Date
+    ) -> (answered: CKSyncEngine.RecordZoneChangeBatch, again: CKSyncEngine.RecordZoneChangeBatch) {
+        func again(_ failure: CKError?) -> Bool {
+            guard let failure else { return false }
+            return verdict(forChange: failure, now: now) == .sentAgainSmaller
+        }
+        var answered = batch
+        var rest = CKSyncEngine.RecordZoneChangeBatch(atomicByZone: batch.atomicByZone)
+        answered.recordsToSave = batch.recordsToSave.filter { !again(saveFailures[$0.recordID]) }
+        answered.recordIDsToDelete = batch.recordIDsToDelete.filter { !again(deleteFailures[$0]) }
+        rest.recordsToSave = batch.recordsToSave.filter { again(saveFailures[$0.recordID]) }
+        rest.recordIDsToDelete = batch.recordIDsToDelete.filter { again(deleteFailures[$0]) }
+        return (answered, rest)
+    }
+}
