@@ -285,9 +285,15 @@ let package = Package(
             ],
             swiftSettings: testSwiftSettings
         ),
-        // CloudKit's own API against a real `stratus serve` process: `import CloudKit` only.
+        // CloudKit's own API against the dev server, `import CloudKit` only: the server in the test
+        // process (Support/DevServer.swift, over StratusServerRun), a `stratus serve` process only
+        // where a test kills it; the `stratus` binary for operators' commands.
         .testTarget(
-            name: "CloudKitTests", dependencies: ["CloudKit", "StratusTesting", "StratusProcess", "stratus"],
+            name: "CloudKitTests",
+            dependencies: [
+                "CloudKit", "StratusTesting", "StratusServerRun", "StratusServer", "StratusCore", "StratusModel", "StratusProcess", "stratus",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             // Archives written by Apple's CloudKit (ArchiveCompatibilityTests).
             resources: [.copy("Fixtures")], swiftSettings: testSwiftSettings
         ),

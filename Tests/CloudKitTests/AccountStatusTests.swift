@@ -6,7 +6,7 @@ import Testing
 /// `.noAccount` and the private database refuses every call with `notAuthenticated`.
 @Suite struct AccountStatusTests {
     @Test func aConnectionWithoutAWebAuthTokenHasNoAccount() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let signedIn = try StratusConnection(devCredentials: server.credentials, account: "alice")
             var signedOut = signedIn
             signedOut.webAuthToken = nil
@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func privateDatabaseCallsWithoutAnAccountThrowNotAuthenticated() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             var connection = try StratusConnection(devCredentials: server.credentials, account: "alice")
             connection.webAuthToken = nil
             let container = CKContainer(identifier: server.containerIdentifier, connection: connection)
@@ -50,7 +50,7 @@ import Testing
 /// Looking other accounts up, as `CKContainer`'s user identity calls do.
 @Suite struct UserIdentityTests {
     @Test func anAccountIsFoundByEmailAndByUserRecordIDAndAStrangerIsNot() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let alice = try server.container("alice")
             let bobID = try await server.container("bob").userRecordID()
             let byEmail = try #require(try await alice.userIdentity(forEmailAddress: "bob@example.com"))

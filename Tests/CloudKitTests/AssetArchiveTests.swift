@@ -5,7 +5,7 @@ import Testing
 /// file; saving the unarchived copy uploads it, and another device downloads the same bytes.
 @Suite struct AssetArchiveTests {
     @Test func aRecordArchivedBeforeItsAssetUploadedSavesIt() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let phone = try server.container("alice").privateCloudDatabase
             let laptop = try server.container("alice").privateCloudDatabase
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-\(UUID().uuidString).bin")

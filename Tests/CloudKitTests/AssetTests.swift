@@ -7,7 +7,7 @@ import Testing
 /// the asset as it is, without uploading it again.
 @Suite struct AssetTests {
     @Test func anAssetSavedFromAFileComesBackAsALocalFileWithTheSameBytes() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let bytes = randomBytes(200_000)
             let file = try temporaryFile(holding: bytes)
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func savingAFetchedRecordWithAnotherFieldChangedKeepsTheAssetWithoutUploadingAgain() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let bytes = randomBytes(120_000)
             let file = try temporaryFile(holding: bytes)
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func anAssetForAZoneThatIsGoneFailsItsRecordAloneAndTheOtherZoneSaves() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let file = try temporaryFile(holding: randomBytes(10_000))
             defer { try? FileManager.default.removeItem(at: file) }
@@ -90,7 +90,7 @@ private func temporaryFile(holding bytes: Data) throws -> URL {
 
 /// How many asset upload requests (`assets/upload`, and the POST of the bytes) the server's access
 /// log holds: the dev server logs one line per request, naming its route, at info level.
-private func uploadRequests(of server: StratusServerProcess) throws -> Int {
+private func uploadRequests(of server: DevServer) throws -> Int {
     let log = try String(contentsOf: server.log, encoding: .utf8)
     return log.split(separator: "\n").filter { $0.contains("assets/upload") }.count
 }

@@ -7,7 +7,7 @@ import Testing
 /// queues and dependencies wait on), and no thread waits for it.
 @Suite struct AsynchronousOperationTests {
     @Test func startReturnsWhileTheRequestIsInFlightAndFinishingIsObserved() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             #expect(try await server.stratus(["faults", "add", "--endpoint", "zones/list", "--latency-ms", "1500"]) == 0)
             let operation = CKFetchRecordZonesOperation.fetchAllRecordZonesOperation()
@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func aDependentOperationStartsOnlyAfterTheOperationItWaitsForAnswered() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Stops")
             let order = Locked<[String]>([])
@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func anOperationCancelledBeforeItStartsAnswersCancelledAndFinishes() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let operation = CKFetchRecordZonesOperation.fetchAllRecordZonesOperation()
             let outcome = Locked<CKError.Code?>(nil)

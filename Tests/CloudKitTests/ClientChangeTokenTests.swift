@@ -7,7 +7,7 @@ import Testing
 /// and `recordZoneChangeTokensUpdatedBlock` — so it can tell its last modify reached the server.
 @Suite struct ClientChangeTokenTests {
     @Test func theTokenOfTheLastModifyComesBackWithTheZonesChanges() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let journal = CKRecordZone.ID(zoneName: "Journal")
             let untouched = CKRecordZone.ID(zoneName: "Untouched")
@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func aZoneWithMoreChangesHandsTheTokenBackWithEachPage() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let journal = CKRecordZone.ID(zoneName: "Journal")
             _ = try await db.save(CKRecordZone(zoneID: journal))

@@ -5,7 +5,7 @@ import Testing
 /// handler once with what the async call answers.
 @Suite struct CompletionHandlerFormTests {
     @Test func completionHandlerFormsAnswerAsTheAsyncCalls() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let container = try server.container("alice")
             let db = container.privateCloudDatabase
             let zone = CKRecordZone(zoneID: CKRecordZone.ID(zoneName: "Handlers"))

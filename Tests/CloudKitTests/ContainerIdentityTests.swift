@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test func aSignedOutAccountPostsCKAccountChanged() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let container = try server.container("alice")
             _ = try await container.userRecordID()
             let posted = Locked(0)

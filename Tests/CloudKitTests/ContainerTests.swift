@@ -8,7 +8,7 @@ import Testing
     static let other = "iCloud.com.example.Other"
 
     @Test func oneConnectionServesEverySeededContainer() async throws {
-        try await StratusServerProcess.with(["--container", Self.other]) { server in
+        try await DevServer.with(containers: [Self.other]) { server in
             let connection = try StratusConnection(devCredentials: server.credentials, account: "alice")
             let home = CKContainer(identifier: server.containerIdentifier, connection: connection)
             let other = CKContainer(identifier: Self.other, connection: connection)
@@ -33,7 +33,7 @@ import Testing
     /// A container the server does not have is `badContainer` (as Apple answers an unprovisioned
     /// container), not `notAuthenticated`: nothing an app would tell its user to sign in for.
     @Test func aContainerTheServerDoesNotHaveIsBadContainer() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let connection = try StratusConnection(devCredentials: server.credentials, account: "alice")
             let unknown = CKContainer(identifier: "iCloud.com.example.NoSuchApp", connection: connection)
             let zones = try await #require(throws: CKError.self) { try await unknown.privateCloudDatabase.allRecordZones() }

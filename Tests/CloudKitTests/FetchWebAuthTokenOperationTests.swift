@@ -7,7 +7,7 @@ import Testing
 /// account, or once the account's token was revoked, it fails `notAuthenticated`.
 @Suite struct FetchWebAuthTokenOperationTests {
     @Test func theSignedInAccountGetsItsWebAuthToken() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let container = try server.container("alice")
             let apiToken = try #require(container.connection?.apiToken)
             let issued = try Self.webAuthToken(of: "alice", in: server)
@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func withoutASignedInAccountItFailsNotAuthenticated() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             var connection = try StratusConnection(devCredentials: server.credentials, account: "alice")
             connection.webAuthToken = nil
             let signedOut = CKContainer(identifier: server.containerIdentifier, connection: connection)
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func aRevokedTokenIsNotHandedBack() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let container = try server.container("alice")
             let apiToken = try #require(container.connection?.apiToken)
             let issued = try Self.webAuthToken(of: "alice", in: server)
@@ -42,7 +42,7 @@ import Testing
 
     @available(*, deprecated, message: "exercises fetchWebAuthTokenCompletionBlock")
     @Test func theDeprecatedCompletionBlockGetsTheTokenToo() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let container = try server.container("alice")
             let operation = CKFetchWebAuthTokenOperation(apiToken: try #require(container.connection?.apiToken))
             let issued = try Self.webAuthToken(of: "alice", in: server)
@@ -55,7 +55,7 @@ import Testing
     }
 
     /// The web auth token the dev server gave `account`, from its credentials file.
-    static func webAuthToken(of account: String, in server: StratusServerProcess) throws -> String {
+    static func webAuthToken(of account: String, in server: DevServer) throws -> String {
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: server.credentials)) as? [String: Any] ?? [:]
         let entry = (json["accounts"] as? [[String: Any]])?.first { $0["name"] as? String == account }
         return try #require(entry?["webAuthToken"] as? String)

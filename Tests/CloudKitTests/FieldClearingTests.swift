@@ -29,7 +29,7 @@ import Testing
 
     @Test(arguments: [CKModifyRecordsOperation.RecordSavePolicy.ifServerRecordUnchanged, .changedKeys, .allKeys])
     func clearingAFieldOfASystemFieldsCopyKeepsTheFieldsItNeverHeld(policy: CKModifyRecordsOperation.RecordSavePolicy) async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let phone = try server.container("alice").privateCloudDatabase
             let saved = try await saveEntry("clear", in: phone)
             let copy = try Self.fromSystemFields(saved)
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func aChangedKeysSaveThatClearsAFieldKeepsAnotherDevicesNewerEditOfAnotherField() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let phone = try server.container("alice").privateCloudDatabase
             let laptop = try server.container("alice").privateCloudDatabase
             let stale = try await saveEntry("merge", in: phone)
@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func aRecordFetchedWithDesiredKeysThatClearsOneOfThemKeepsTheKeysItWasNotSent() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let saved = try await saveEntry("desired", in: db)
             let partial = try #require(try await db.records(for: [saved.recordID], desiredKeys: ["mood"])[saved.recordID]?.get())
@@ -88,7 +88,7 @@ import Testing
     }
 
     @Test func clearingTheParentKeepsTheFieldsAndTheRecordStopsBeingAChild() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let trip = CKRecord(recordType: "Trip", recordID: CKRecord.ID(recordName: "trip", zoneID: Self.zoneID))
             _ = try await db.modifyRecordZones(saving: [CKRecordZone(zoneID: Self.zoneID)], deleting: [])

@@ -8,7 +8,7 @@ import Testing
 /// participant, and removing him from the share ends his access.
 @Suite struct HierarchyShareTests {
     @Test func bobAcceptsAliceHierarchyShareAndHisEditReachesHer() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let alice = try server.container("alice")
             let bob = try server.container("bob")
             let shared = try await shareTripWithBob(alice: alice, bob: bob)
@@ -40,7 +40,7 @@ import Testing
     /// Unsure the module/server supports it: bob looks up the share record itself in his shared
     /// database and expects `currentUserParticipant` to be him.
     @Test func bobIsTheCurrentUserParticipantOfTheShareHeFetches() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let alice = try server.container("alice")
             let bob = try server.container("bob")
             let shared = try await shareTripWithBob(alice: alice, bob: bob)
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func removingBobFromTheShareEndsHisAccess() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let alice = try server.container("alice")
             let bob = try server.container("bob")
             let shared = try await shareTripWithBob(alice: alice, bob: bob)

@@ -9,7 +9,7 @@ import Testing
 /// atomic: Apple's `isAtomic` has no effect there.
 @Suite struct LimitExceededTests {
     @Test func fourHundredRecordsInAnAtomicBatchCommitWhole() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Bulk")
             _ = try await db.save(CKRecordZone(zoneID: zoneID))
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func threeHundredRecordsWithDefaultArgumentsAreSavedInTheDefaultZone() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let records = batch(300, named: "bulk", in: .default)
             let (saves, _) = try await db.modifyRecords(saving: records, deleting: [])
@@ -41,7 +41,7 @@ import Testing
     /// CloudKit's framework takes up to 400 items an operation; CKWS takes 200 a request, so a
     /// non-atomic batch is split and every record saved, as it would be on Apple's servers.
     @Test func twoHundredOneRecordsInANonAtomicBatchAreSplitAndAllSaved() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Bulk")
             _ = try await db.save(CKRecordZone(zoneID: zoneID))
@@ -55,7 +55,7 @@ import Testing
 
     /// Over 400 items is CloudKit's own limitExceeded, split or not: nothing is sent.
     @Test func fourHundredOneRecordsThrowLimitExceededAndSaveNothing() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Bulk")
             _ = try await db.save(CKRecordZone(zoneID: zoneID))
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func anOperationOverTheLimitReportsLimitExceededInItsResultBlock() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Bulk")
             _ = try await db.save(CKRecordZone(zoneID: zoneID))
@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func twoHundredRecordsFitInOneBatch() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Bulk")
             _ = try await db.save(CKRecordZone(zoneID: zoneID))

@@ -6,7 +6,7 @@ import Testing
 /// point, nearest first, on the server; it archives with secure coding, as Apple's does.
 @Suite struct LocationSortDescriptorTests {
     @Test func aQuerySortedByDistanceFromAPointAnswersTheNearestFirst() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Stays")
             _ = try await db.save(CKRecordZone(zoneID: zoneID))
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func aLocationSortOnASystemFieldIsRefused() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let query = CKQuery(recordType: "Stay", predicate: NSPredicate(value: true))
             query.sortDescriptors = [CKLocationSortDescriptor(key: "creationDate", relativeLocation: CLLocation(latitude: 0, longitude: 0))]

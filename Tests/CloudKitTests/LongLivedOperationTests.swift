@@ -9,7 +9,7 @@ import Testing
 /// app may set its blocks and add it again.
 @Suite struct LongLivedOperationTests {
     @Test func aLongLivedOperationIsListedUntilItFinishes() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let container = try server.container("alice")
             let record = CKRecord(recordType: "Trip", recordID: CKRecord.ID(recordName: "lisbon"))
             record["title"] = "Lisbon"
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func anOperationThatIsNotLongLivedIsNotListed() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let container = try server.container("alice")
             let operation = CKFetchRecordZonesOperation.fetchAllRecordZonesOperation()
             let persisted = Locked(false)

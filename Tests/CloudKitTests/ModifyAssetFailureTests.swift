@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func aRecordWhoseAssetFileIsGoneFailsAloneInANonAtomicSave() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let (bad, good) = try await badBesideGood(in: db)
             let (saves, _) = try await db.modifyRecords(saving: [good[0], bad, good[1]], deleting: [], atomically: false)
@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func aRecordWhoseAssetFileIsGoneFailsAnAtomicSaveWithBatchRequestFailedForTheOthers() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let (bad, good) = try await badBesideGood(in: db)
             let (saves, deletes) = try await db.modifyRecords(

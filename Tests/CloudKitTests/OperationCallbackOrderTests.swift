@@ -7,7 +7,7 @@ import Testing
 /// an operation cancelled before it starts reports `operationCancelled`.
 @Suite struct OperationCallbackOrderTests {
     @Test func modifyRecordsCallsEveryPerRecordBlockThenTheResultBlockThenCompletionBlock() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Stops")
             _ = try await db.save(CKRecordZone(zoneID: zoneID))
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func queryOperationCallsRecordMatchedBlocksThenTheResultBlockWithACursor() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Stops")
             _ = try await db.save(CKRecordZone(zoneID: zoneID))
@@ -71,7 +71,7 @@ import Testing
     /// operation cancelled before it starts, so a module that checks cancellation only in `main()`
     /// never calls the result block.
     @Test func anOperationCancelledBeforeItStartsReportsOperationCancelled() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let record = CKRecord(recordType: "Stop", recordID: CKRecord.ID(recordName: "never"))
             let operation = CKModifyRecordsOperation(recordsToSave: [record], recordIDsToDelete: nil)

@@ -37,7 +37,7 @@ import Testing
 
     @available(*, deprecated, message: "exercises modifyRecordsCompletionBlock")
     @Test func aModifyWithAFailedRecordSucceedsAndReportsTheRecord() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Results")
             _ = try await db.save(CKRecordZone(zoneID: zoneID))
@@ -55,7 +55,7 @@ import Testing
 
     @available(*, deprecated, message: "exercises perRecordCompletionBlock")
     @Test func aFetchWithAMissingRecordSucceedsAndTheLegacyBlockStaysQuiet() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let here = try await db.save(CKRecord(recordType: "Contact", recordID: CKRecord.ID(recordName: "here")))
             let missing = CKRecord.ID(recordName: "missing")
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func aZoneChangesFetchWithAMissingZoneSucceedsAndReportsTheZone() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let real = CKRecordZone.ID(zoneName: "Real")
             let gone = CKRecordZone.ID(zoneName: "Gone")

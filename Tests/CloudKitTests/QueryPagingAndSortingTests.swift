@@ -7,7 +7,7 @@ import Testing
 /// field such as `creationDate`).
 @Suite struct QueryPagingAndSortingTests {
     @Test func resultsLimitTwoPagesFiveRecordsWithCursors() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Places")
             _ = try await seedPlaces(in: db, zoneID: zoneID)
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func aSortDescriptorOnAFieldOrdersTheResults() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Places")
             _ = try await seedPlaces(in: db, zoneID: zoneID)
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func aSortDescriptorOnCreationDateOrdersTheResults() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Places")
             let seeded = try await seedPlaces(in: db, zoneID: zoneID)

@@ -6,7 +6,7 @@ import Testing
 /// describes; OR, which CloudKit refuses, makes the query throw `invalidArguments`.
 @Suite struct QueryPredicateTests {
     @Test func eachPredicateFormSelectsTheRecordsItDescribes() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Places")
             let places = try await seedPlaces(in: db, zoneID: zoneID)
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func anOrPredicateMakesTheQueryThrowInvalidArguments() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Places")
             _ = try await seedPlaces(in: db, zoneID: zoneID)

@@ -5,7 +5,7 @@ import Testing
 /// `records(matching:)`, `CKQueryOperation` and its cursors — as on Apple's service.
 @Suite struct QueryZoneScopeTests {
     @Test func aQueryWithoutAZoneSearchesEveryZone() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zones = ["North", "South"].map { CKRecordZone.ID(zoneName: $0) }
             _ = try await db.modifyRecordZones(saving: zones.map { CKRecordZone(zoneID: $0) }, deleting: [])

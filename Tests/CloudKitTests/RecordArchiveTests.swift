@@ -7,7 +7,7 @@ import Testing
 /// a conflict; whole records and change tokens archived too.
 @Suite struct RecordArchiveTests {
     @Test func systemFieldsSurviveAnArchiveAndSaveWithoutConflict() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Trips")
             _ = try await db.save(CKRecordZone(zoneID: zoneID))

@@ -9,7 +9,7 @@ import Testing
 @Suite struct RecordErrorTests {
     @available(*, deprecated, message: "exercises modifyRecordsCompletionBlock")
     @Test func aNonAtomicOperationWithOneStaleRecordReportsItAloneAndFailsTheLegacyBlockPartially() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let stale = try await staleCopy(of: CKRecord.ID(recordName: "lisbon"), in: db)
             let fresh = CKRecord(recordType: "Destination", recordID: CKRecord.ID(recordName: "porto"))
@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func anAtomicBatchInACustomZoneFailsTheGoodRecordWithBatchRequestFailed() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Trips")
             _ = try await db.save(CKRecordZone(zoneID: zoneID))
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func aMissingOrDeletedRecordIsAnUnknownItem() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let missing = try await #require(throws: CKError.self) { try await db.record(for: CKRecord.ID(recordName: "nowhere")) }
             #expect(missing.code == .unknownItem)
@@ -84,7 +84,7 @@ import Testing
     }
 
     @Test func aZoneThatDoesNotExistIsZoneNotFound() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let ghost = CKRecordZone.ID(zoneName: "NoSuchZone")
             let lookup = try await #require(throws: CKError.self) { try await db.record(for: CKRecord.ID(recordName: "x", zoneID: ghost)) }
@@ -100,7 +100,7 @@ import Testing
     }
 
     @Test func catchCKErrorServerRecordChangedMatchesAStaleSave() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let stale = try await staleCopy(of: CKRecord.ID(recordName: "lisbon"), in: db)
             var caughtByCode = false

@@ -6,7 +6,7 @@ import Testing
 /// reading the same records sees only Apple's keys (whole milliseconds, tombstones by name).
 @Suite struct RecordFidelityTests {
     @Test func aDateReadsBackEqualOnAnotherDeviceAndCKWSClientsSeeMilliseconds() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let phone = try server.container("alice").privateCloudDatabase
             let laptop = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Dates")
@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func aDeletionFetchedByAnotherDeviceNamesTheRecordType() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let phone = try server.container("alice").privateCloudDatabase
             let laptop = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Deletions")

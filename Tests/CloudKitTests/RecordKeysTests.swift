@@ -6,7 +6,7 @@ import Testing
 /// (`changedKeys()`), and values kept in `encryptedValues`.
 @Suite struct RecordKeysTests {
     @Test func allKeysListsEveryFieldWithAValue() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let record = CKRecord(recordType: "Destination", recordID: CKRecord.ID(recordName: "lisbon"))
             #expect(record.allKeys().isEmpty)
@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func changedKeysAreEmptyAfterAFetchAndHoldTheKeysSetSince() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let record = CKRecord(recordType: "Destination", recordID: CKRecord.ID(recordName: "lisbon"))
             record["caption"] = "Lisbon"
@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func encryptedValuesAreStoredAndReadBack() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Diary")
             _ = try await db.save(CKRecordZone(zoneID: zoneID))

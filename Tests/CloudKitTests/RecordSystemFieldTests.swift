@@ -6,7 +6,7 @@ import Testing
 /// and the parent a record belongs to (`parent`, `setParent`).
 @Suite struct RecordSystemFieldTests {
     @Test func saveSetsTheChangeTagDatesAndCreator() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let container = try server.container("alice")
             let db = container.privateCloudDatabase
             let me = try await container.userRecordID()
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func setParentNamesTheParentAndItSurvivesASave() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Trips")
             _ = try await db.save(CKRecordZone(zoneID: zoneID))
@@ -65,7 +65,7 @@ import Testing
     /// Apple: `setParent(nil)` removes the parent. (Unsure the module/server supports it: an
     /// update that leaves `parent` out keeps the stored one.)
     @Test func setParentToNilRemovesTheParent() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Trips")
             _ = try await db.save(CKRecordZone(zoneID: zoneID))

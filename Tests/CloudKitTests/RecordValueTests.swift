@@ -6,7 +6,7 @@ import Testing
 /// booleans (stored as the number 1), dates, data, lists, references and locations.
 @Suite struct RecordValueTests {
     @Test func typedValuesRoundTripAsTheSwiftTypesSaved() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Values")
             _ = try await db.save(CKRecordZone(zoneID: zoneID))
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func aDeleteSelfReferenceDeletesItsRecordWithItsTarget() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Values")
             _ = try await db.save(CKRecordZone(zoneID: zoneID))

@@ -7,7 +7,7 @@ import Testing
 /// record saves without a conflict, and the restored token reports nothing new until something is.
 @Suite struct RestartArchiveTests {
     @Test func systemFieldsArchivedBeforeARestartSaveWithoutConflictAfterIt() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Trips")
             _ = try await db.save(CKRecordZone(zoneID: zoneID))
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func aChangeTokenArchivedBeforeARestartReportsNoChangesAfterIt() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Journal")
             _ = try await db.save(CKRecordZone(zoneID: zoneID))

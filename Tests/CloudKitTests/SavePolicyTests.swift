@@ -7,7 +7,7 @@ import Testing
 /// whatever the server has; `.allKeys` writes every local field whatever the server has.
 @Suite struct SavePolicyTests {
     @Test func ifServerRecordUnchangedRefusesAStaleSaveWithServerClientAndAncestorRecords() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let id = try await saveOriginal(in: db)
             let mine = try await db.record(for: id)
@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func changedKeysOverwritesOnlyTheChangedFieldWithoutAConflict() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let id = try await saveOriginal(in: db)
             let mine = try await db.record(for: id)
@@ -63,7 +63,7 @@ import Testing
     /// Apple: `.allKeys` saves every key the record holds, overwriting the server's values, whatever
     /// its change tag; "a server record can contain keys that aren't present locally", and those stay.
     @Test func allKeysWritesEveryLocalFieldAndKeepsFieldsOnlyTheServerHas() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let id = try await saveOriginal(in: db)
             let mine = try await db.record(for: id)

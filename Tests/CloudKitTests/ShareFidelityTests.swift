@@ -6,7 +6,7 @@ import Testing
 /// account, accepted in a batch answered by metadata.
 @Suite struct ShareFidelityTests {
     @Test func aShareSavesUnderAnyPolicyAndArchivesItsParticipants() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let alice = try server.container("alice")
             let bob = try server.container("bob")
             let zoneID = CKRecordZone.ID(zoneName: "Album")

@@ -8,7 +8,7 @@ import Testing
     /// A save replaces a subscription, as Apple's does: devices of one account saving the same
     /// one at once (engines starting together) all succeed, whoever made it first.
     @Test func devicesSavingTheSameSubscriptionAtOnceAllSucceed() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let databases = try (0..<4).map { _ in try server.container("alice").privateCloudDatabase }
             try await withThrowingTaskGroup(of: CKSubscription.ID.self) { group in
                 for database in databases {
@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func subscriptionsComeBackAsSaved() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Notes")
             _ = try await db.save(CKRecordZone(zoneID: zoneID))

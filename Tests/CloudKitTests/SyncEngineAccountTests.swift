@@ -8,7 +8,7 @@ import Testing
 /// engine reports `signIn`.
 @Suite struct SyncEngineAccountTests {
     @Test func withoutAWebAuthTokenFetchAndSendThrowNotAuthenticatedAndPendingChangesStay() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             var connection = try StratusConnection(devCredentials: server.credentials, account: "alice")
             connection.webAuthToken = nil
             let signedOut = CKContainer(identifier: server.containerIdentifier, connection: connection)
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func anEngineWithAlicesStateOnADeviceSignedOutReportsSignOutAndStartsOver() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let alice = try server.container("alice")
             let aliceID = try await alice.userRecordID()
             let phone = NoteDevice(alice.privateCloudDatabase, zoneID: notesZone)
@@ -63,7 +63,7 @@ import Testing
     }
 
     @Test func anEngineWithAlicesStateOnBobsContainerReportsSwitchAccountsAndDropsHerPendingChanges() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let alice = try server.container("alice")
             let bob = try server.container("bob")
             let aliceID = try await alice.userRecordID()
@@ -102,7 +102,7 @@ import Testing
     /// syncs anything. The module checks the account only when it fetches: a send first sends
     /// alice's pending changes into bob's database.
     @Test func anEngineWithAlicesStateOnBobsContainerSendsNothingOfHersEvenBeforeItsFirstFetch() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let alice = try server.container("alice")
             let bob = try server.container("bob")
             let noteID = CKRecord.ID(recordName: "hers", zoneID: notesZone)
@@ -122,7 +122,7 @@ import Testing
     }
 
     @Test func aFreshEngineReportsSignInOfTheContainersAccountOnItsFirstFetchOnly() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let bob = try server.container("bob")
             let bobID = try await bob.userRecordID()
             let device = NoteDevice(bob.privateCloudDatabase, zoneID: notesZone)

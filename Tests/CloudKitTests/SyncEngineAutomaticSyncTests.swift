@@ -9,7 +9,7 @@ import Testing
 /// (`.scheduled`, never `.manual`). Deadlines are generous: what is shown is what happened.
 @Suite struct SyncEngineAutomaticSyncTests {
     @Test func aNoteAddedOnOneAutomaticDeviceReachesTheOtherWithoutManualSync() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone, automaticallySync: true)
             await phone.start()
             let phoneFetched = await eventually { await phone.events.contains("didFetchChanges") }
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func anEditAndADeleteOnOneAutomaticDeviceReachTheOtherWithoutManualSync() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone, automaticallySync: true)
             let tablet = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone, automaticallySync: true)
             await phone.start()

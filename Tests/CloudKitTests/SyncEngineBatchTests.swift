@@ -10,7 +10,7 @@ import Testing
 /// splits a non-atomic one and Stratus takes an atomic one of 400 when asked).
 @Suite struct SyncEngineBatchTests {
     @Test func fourHundredFortyFourNotesSentAtOnceGoInSeveralBatchesAndArriveWholeOnAnotherDevice() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             let tablet = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             var expected: [String: String] = [:]
@@ -41,7 +41,7 @@ import Testing
     /// halved until each half fits; a record over the second fails alone with `limitExceeded` and
     /// stays pending.
     @Test func aBatchTooLargeForOneRequestIsHalvedAndAnOversizedNoteFailsAlone() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             var expected: [String: String] = [:]
             for index in 0..<10 { expected["big-\(index)"] = String(repeating: "p", count: 700_000) }
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func aNonAtomicBatchOfThreeHundredRecordsIsSavedWhole() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             await phone.setBatchStyle(.everythingAtOnce(atomicByZone: false))
             let expected = try await sendThreeHundred(from: phone)
@@ -77,7 +77,7 @@ import Testing
     /// 400 atomic operations when the client asks, and a request still refused as too large is
     /// halved), so every change reaches the server and none leaves the pending list failed.
     @Test func anAtomicBatchOverTheRequestLimitReachesTheServerWhole() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             await phone.write("note-0", "draft")

@@ -7,7 +7,7 @@ import Testing
 /// (here both wait on a server told to answer 20 s late), and what was not sent stays pending.
 @Suite struct SyncEngineCancelOperationsTests {
     @Test func aFetchTheAppStartedEndsWithOperationCancelled() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let device = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             let engine = await device.engine
             #expect(try await server.stratus(["faults", "add", "--endpoint", "changes/database", "--latency-ms", "20000"]) == 0)
@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func aSendTheAppStartedEndsWithOperationCancelledAndItsChangesStayPending() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let device = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             let engine = await device.engine
             #expect(try await server.stratus(["faults", "add", "--endpoint", "records/modify", "--latency-ms", "20000"]) == 0)

@@ -14,7 +14,7 @@ import Testing
 /// it is now, and its old token is refused the same way.)
 @Suite struct SyncEngineChangeTokenExpiredTests {
     @Test func bobsEngineFetchesAZoneAgainFromTheStartWhenItsTokenExpiredAfterHeWasInvitedAgain() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let alice = try server.container("alice")
             let bob = try server.container("bob")
             let bobID = try await bob.userRecordID()

@@ -9,7 +9,7 @@ import Testing
 /// the server. Run in both orders, so each device meets the conflict once.
 @Suite struct SyncEngineConflictTests {
     @Test func whenThePhoneSendsFirstTheTabletsLaterEditWinsEverywhere() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             let tablet = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             try await expectLaterEditWins(earlier: (phone, "phone"), later: (tablet, "tablet"), in: server)
@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func whenTheTabletSendsFirstThePhonesLaterEditWinsEverywhere() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             let tablet = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             try await expectLaterEditWins(earlier: (tablet, "tablet"), later: (phone, "phone"), in: server)
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func aDeleteOfANoteEditedMeanwhileOnAnotherDeviceWinsEverywhere() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             let tablet = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
@@ -52,7 +52,7 @@ private let notesZone = CKRecordZone.ID(zoneName: "Notes")
 /// Both devices hold the note `plan`; `earlier` edits it, then `later` does; `earlier` sends,
 /// then `later` sends into the conflict, and sends again what its delegate queued.
 private func expectLaterEditWins(
-    earlier: (device: NoteDevice, name: String), later: (device: NoteDevice, name: String), in server: StratusServerProcess
+    earlier: (device: NoteDevice, name: String), later: (device: NoteDevice, name: String), in server: DevServer
 ) async throws {
     let db = try server.container("alice").privateCloudDatabase
     let planID = CKRecord.ID(recordName: "plan", zoneID: notesZone)

@@ -7,7 +7,7 @@ import Testing
 /// (read back with `recordZoneChanges` and `records(for:)`).
 @Suite struct SyncEngineConvergenceTests {
     @Test func twoDevicesOfOneAccountConvergeOnWhatTheServerHolds() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             let tablet = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
@@ -40,7 +40,7 @@ import Testing
     }
 
     @Test func threeDevicesOfOneAccountConvergeOnWhatTheServerHolds() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             let tablet = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)

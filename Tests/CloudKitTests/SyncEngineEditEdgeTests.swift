@@ -8,7 +8,7 @@ import Testing
 /// file is gone fails alone, its batch's other changes reach the server.
 @Suite struct SyncEngineEditEdgeTests {
     @Test func aFieldClearedOnARecordRebuiltFromSystemFieldsReachesTheOtherDeviceAndNothingElseIsLost() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let zone = CKRecordZone.ID(zoneName: "Journal")
             let phone = EntryDevice(try server.container("alice").privateCloudDatabase, zoneID: zone)
             let laptop = EntryDevice(try server.container("alice").privateCloudDatabase, zoneID: zone)
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func aRecordWhoseAssetFileIsGoneFailsAloneAndTheBatchsOtherChangesReachTheServer() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let zone = CKRecordZone.ID(zoneName: "Journal")
             let db = try server.container("alice").privateCloudDatabase
             let phone = EntryDevice(db, zoneID: zone)
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func aRecordWhoseAssetTheServerLostIsSkippedAndTheRestOfItsZoneArrivesAndAdvances() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let zone = CKRecordZone.ID(zoneName: "Journal")
             let laptop = EntryDevice(try server.container("alice").privateCloudDatabase, zoneID: zone)
             let photo = FileManager.default.temporaryDirectory.appendingPathComponent("photo-\(UUID().uuidString).jpg")

@@ -7,7 +7,7 @@ import Testing
 /// leave them out, and a separate check places the one after each page or batch.
 @Suite struct SyncEngineEventOrderTests {
     @Test func aFetchDeliversItsEventsInApplesOrderWithSignInOnTheFirstFetchOnly() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             let tablet = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             await phone.write("first", "one")
@@ -45,7 +45,7 @@ import Testing
     /// Apple: the delegate's `nextFetchChangesOptions` is called "in between each server request"
     /// of a fetch, so a zone it leaves out of scope meanwhile is not fetched (and stays unfetched).
     @Test func theDelegateIsAskedForOptionsBeforeEachRequestOfAFetch() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             let tablet = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             let trips = CKRecordZone.ID(zoneName: "Trips")
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func aSendDeliversItsEventsInApplesOrderWithZonesBeforeRecords() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             try await phone.fetch()
             #expect(await phone.milestones == ["accountChange signIn", "willFetchChanges", "didFetchChanges"], "an empty database")
@@ -97,7 +97,7 @@ import Testing
     }
 
     @Test func aSendOfSeveralBatchesReportsEachBatchWithAStateUpdateBetweenOneWillAndOneDid() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             for index in 0..<450 { await phone.write("note-\(index)", "text \(index)") }
             try await phone.send()

@@ -10,7 +10,7 @@ import Testing
 ///   CloudKit answers an update of a deleted record; the delegate creates the record again.
 @Suite struct SyncEngineFailedSaveRecoveryTests {
     @Test func aSaveIntoAZoneAnotherDeviceDeletedFailsWithZoneNotFoundAndTheRequeuedZoneAndRecordAreRecreated() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             let tablet = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func aSaveOfANoteAnotherDeviceDeletedFailsWithUnknownItemAndTheRequeuedNoteIsCreatedAgain() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             let tablet = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test func aNoteDeletedOnOneDeviceIsDeletedOnTheOtherAndAZoneDeletionIsReportedAsOne() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             let tablet = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             await phone.write("a", "1")

@@ -8,7 +8,7 @@ import Testing
     static let zoneID = CKRecordZone.ID(zoneName: "Notes")
 
     @Test func aNewEngineReportsTheSignInBeforeAnySync() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let device = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: Self.zoneID)
             await device.start()
             #expect(await eventually { await !device.accountChanges.isEmpty })
@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func pendingChangesRestoredFromAStateAreSentByAnAutomaticEngine() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let first = NoteDevice(db, zoneID: Self.zoneID)
             await first.write("settled", "sent before quitting")
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func aRequestFailingInALaterZoneKeepsThatZonesChangesPending() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let (a, b) = (CKRecordZone.ID(zoneName: "FaultA"), CKRecordZone.ID(zoneName: "FaultB"))
             let device = NoteDevice(db, zoneID: a)
@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func theAppsOwnRemovalIsAStateUpdateAndAnAddedChangeKeepsItsPlace() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let device = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: Self.zoneID)
             let engine = await device.engine
             let (a, b) = (CKRecord.ID(recordName: "a", zoneID: Self.zoneID), CKRecord.ID(recordName: "b", zoneID: Self.zoneID))

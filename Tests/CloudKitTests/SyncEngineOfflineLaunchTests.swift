@@ -8,7 +8,7 @@ import Testing
 /// made offline once the server is back — nobody calls `fetchChanges()` or `sendChanges()`.
 @Suite struct SyncEngineOfflineLaunchTests {
     @Test func anAutomaticEngineLaunchedOfflineFetchesSubscribesAndSendsOnceTheServerIsBack() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let laptop = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             await laptop.write("groceries", "milk")
             try await laptop.send()
@@ -36,7 +36,7 @@ import Testing
     /// it does not retry inside one request): the automatic engine tries each again after a
     /// back-off, on its own, until it has the other device's note and its subscription.
     @Test func anAutomaticEngineWhoseFetchAndSubscriptionFailTriesThemAgainOnItsOwn() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let laptop = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             await laptop.write("groceries", "milk")
             try await laptop.send()

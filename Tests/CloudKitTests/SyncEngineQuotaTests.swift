@@ -7,7 +7,7 @@ import Testing
 /// adds it again once the user made room. Nothing is lost.
 @Suite struct SyncEngineQuotaTests {
     @Test func aSaveRefusedForQuotaIsReportedOnceAndGoesOutWhenTheAppAddsItAgain() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let alice = try server.container("alice")
             let phone = NoteDevice(alice.privateCloudDatabase, zoneID: notesZone)
             await phone.write("first", "fits")

@@ -2,8 +2,9 @@ import CloudKit
 import Foundation
 import Testing
 
-/// The server failing under an engine, end to end against a real `stratus serve` process: killed
-/// with `kill -9` in the middle of a send, and a web auth token revoked while changes wait. After
+/// The server failing under an engine, end to end: a real `stratus serve` process killed with
+/// `kill -9` in the middle of a send (a process, since only that leaves a request in flight with no
+/// answer at all), and a web auth token revoked while changes wait (the in-process server). After
 /// the server is back (or the same user signs in again) every note the app queued is on the
 /// server, and the engine reported none of them lost.
 @Suite struct SyncEngineServerFaultTests {
@@ -41,7 +42,7 @@ import Testing
     }
 
     @Test func aRevokedTokenKeepsEveryChangeUntilTheSameUserSignsInAgain() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: notesZone)
             await phone.write("kept-0", "before")
             try await phone.send()

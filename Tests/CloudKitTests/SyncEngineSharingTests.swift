@@ -8,7 +8,7 @@ import Testing
 /// READ_ONLY share his edit comes back as a failed save with `permissionFailure`.
 @Suite struct SyncEngineSharingTests {
     @Test func bobsEngineFetchesAliceHierarchyShareOnlyAndHisEditReachesHerEngine() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let alice = try server.container("alice")
             let bob = try server.container("bob")
             let zone = CKRecordZone.ID(zoneName: "Trips")
@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func bobsEngineFetchesAliceZoneShareAndTheirEditsReachEachOther() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let alice = try server.container("alice")
             let bob = try server.container("bob")
             let zone = CKRecordZone.ID(zoneName: "Album")
@@ -75,7 +75,7 @@ import Testing
     }
 
     @Test func bobsEditThroughAReadOnlyShareComesBackAsAFailedSaveWithPermissionFailure() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let alice = try server.container("alice")
             let bob = try server.container("bob")
             let zone = CKRecordZone.ID(zoneName: "Menu")

@@ -8,7 +8,7 @@ import Testing
 /// serialization are still sent.
 @Suite struct SyncEngineStateSerializationTests {
     @Test func anEngineResumedFromItsSerializationAfterAServerRestartFetchesOnlyNewChangesOnce() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: journalZone)
             let tablet = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: journalZone)
             for day in 1...3 { await phone.write("day-\(day)", "entry \(day)") }
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func aNewEngineFromTheJSONOfTheLastStateUpdateFetchesNothingTwice() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: journalZone)
             let tablet = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: journalZone)
             for day in 1...5 { await phone.write("day-\(day)", "entry \(day)") }
@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func pendingChangesInASavedSerializationAreSentByTheNextEngine() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: journalZone)
             await phone.write("day-1", "entry 1")
@@ -98,7 +98,7 @@ import Testing
     /// `stateUpdate` only while it fetches or sends (with `automaticallySync` off, never after
     /// an add).
     @Test func addingPendingChangesDeliversAStateUpdateThatHoldsThem() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let phone = NoteDevice(try server.container("alice").privateCloudDatabase, zoneID: journalZone)
             try await phone.fetch()
             await phone.resetLog()

@@ -8,7 +8,7 @@ import Testing
 /// answers over every STRING field.
 @Suite struct TokenSearchTests {
     @Test func selfContainsAWordFindsRecordsHoldingItInAnyStringField() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
             let zoneID = CKRecordZone.ID(zoneName: "Notes")
             _ = try await db.save(CKRecordZone(zoneID: zoneID))

@@ -8,7 +8,7 @@ import Testing
 @Suite struct ZoneDeletionPurgedTests {
     @available(*, deprecated, message: "exercises DatabaseChange.Deletion.purged")
     @Test func aZoneTheUserPurgedReadsPurgedAndOneTheAppDeletedDoesNot() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let alice = try server.container("alice")
             let db = alice.privateCloudDatabase
             let purgedZone = CKRecordZone.ID(zoneName: "Purged")

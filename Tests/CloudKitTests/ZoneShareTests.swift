@@ -7,7 +7,7 @@ import Testing
 /// any save of hers into it fails with `permissionFailure`.
 @Suite struct ZoneShareTests {
     @Test func aliceReadsBobsReadOnlyZoneShareButCannotWriteToIt() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let alice = try server.container("alice")
             let bob = try server.container("bob")
             let bobDB = bob.privateCloudDatabase
@@ -56,7 +56,7 @@ import Testing
 /// A participant leaves a share by deleting it from their shared database, as CloudKit documents.
 @Suite struct LeavingShareTests {
     @Test func bobLeavesAZoneShareByDeletingItFromHisSharedDatabase() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let alice = try server.container("alice")
             let bob = try server.container("bob")
             let zoneID = CKRecordZone.ID(zoneName: "Album")
@@ -83,7 +83,7 @@ import Testing
 /// private database and in the participant's shared one.
 @Suite struct ZoneShareReferenceTests {
     @Test func aFetchedZoneNamesItsZoneWideShare() async throws {
-        try await StratusServerProcess.with { server in
+        try await DevServer.with { server in
             let alice = try server.container("alice")
             let bob = try server.container("bob")
             let database = alice.privateCloudDatabase

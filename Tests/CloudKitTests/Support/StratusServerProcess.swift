@@ -7,11 +7,13 @@ import Darwin
 import CloudKit
 import StratusProcess
 
-/// A real `stratus serve --dev` process on a free port with its own data directory, for a test
-/// that talks to it only through CloudKit's API. Its accounts are the dev server's: alice, bob.
-/// ``restart()`` stops it and starts it again on the same data directory and port: the dev server
-/// keeps its credentials there (re-validated, not re-minted), so containers made after it act as
-/// the same accounts.
+/// A real `stratus serve --dev` process on a free port with its own data directory, for the few
+/// tests that need the server to be a process of its own — killed outright (``crash()``: `kill -9`,
+/// so a request in flight gets no answer at all) — and talk to it only through CloudKit's API.
+/// Every other test runs on ``DevServer``, the same server inside the test process, with the same
+/// API. Its accounts are the dev server's: alice, bob and carol. ``restart()`` stops it and starts
+/// it again on the same data directory and port: the dev server keeps its credentials there
+/// (re-validated, not re-minted), so containers made after it act as the same accounts.
 final class StratusServerProcess: @unchecked Sendable {
     let port: Int
     let data: URL
@@ -146,9 +148,4 @@ final class StratusServerProcess: @unchecked Sendable {
         if let pid { await ChildProcess.terminate(pid) }
         pid = nil
     }
-}
-
-struct ServerFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -10,7 +10,7 @@ struct WebServicesClient {
     let query: String
 
     /// As `account` of the server's default container.
-    init(_ server: StratusServerProcess, account: String) throws {
+    init(_ server: DevServer, account: String) throws {
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: server.credentials)) as? [String: Any] ?? [:]
         let accounts = json["accounts"] as? [[String: Any]] ?? []
         let token = accounts.first { $0["name"] as? String == account }?["webAuthToken"] as? String ?? ""
