@@ -250,6 +250,9 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
+        // What CKSyncEngine's own tests sync with instead of a server: a scripted database (the
+        // engine's `SyncDatabase` seam) — package-only, no product.
+        .target(name: "StratusCloudKitTesting", dependencies: ["StratusCloudKit", "StratusModel"], exclude: ["README.md"], swiftSettings: swiftSettings),
         .target(
             name: "CloudKit",
             dependencies: ["StratusCloudKit", .target(name: "CoreLocation", condition: .when(platforms: [.linux]))],
@@ -297,7 +300,9 @@ let package = Package(
             // Archives written by Apple's CloudKit (ArchiveCompatibilityTests).
             resources: [.copy("Fixtures")], swiftSettings: testSwiftSettings
         ),
-        .testTarget(name: "StratusCloudKitTests", dependencies: ["StratusCloudKit", "StratusModel"], swiftSettings: testSwiftSettings),
+        .testTarget(
+            name: "StratusCloudKitTests", dependencies: ["StratusCloudKit", "StratusModel", "StratusCloudKitTesting"], swiftSettings: testSwiftSettings
+        ),
         .testTarget(name: "StratusKitTests", dependencies: ["StratusKit", "StratusModel"], swiftSettings: testSwiftSettings),
         .testTarget(name: "StratusModelTests", dependencies: ["StratusModel"], swiftSettings: testSwiftSettings),
         .testTarget(

@@ -3,10 +3,11 @@ import Foundation
 /// An opaque point in a database's or zone's change history. Archive it with `NSKeyedArchiver`
 /// to resume fetching where the last fetch ended, across launches.
 public final class CKServerChangeToken: NSObject, NSSecureCoding, NSCopying, Sendable {
-    /// The server's token (CKWS `syncToken`).
-    let value: String
+    /// The server's token (CKWS `syncToken`); package access, so a test's scripted database
+    /// (`StratusCloudKitTesting`) issues and reads tokens of its own.
+    package let value: String
 
-    init(_ value: String) {
+    package init(_ value: String) {
         self.value = value
     }
 

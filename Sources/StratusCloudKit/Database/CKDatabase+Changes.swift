@@ -7,11 +7,21 @@ extension CKDatabase {
     public struct DatabaseChange: Sendable {
         public struct Modification: Sendable {
             public let zoneID: CKRecordZone.ID
+
+            /// Package access: a test's scripted database answers pages of its own.
+            package init(zoneID: CKRecordZone.ID) {
+                self.zoneID = zoneID
+            }
         }
 
         public struct Deletion: Sendable {
             public let zoneID: CKRecordZone.ID
             public let reason: Reason
+
+            package init(zoneID: CKRecordZone.ID, reason: Reason) {
+                self.zoneID = zoneID
+                self.reason = reason
+            }
 
             /// Whether the user deleted the zone when managing their iCloud storage (``reason``
             /// `.purged`), as Apple's iOS 15 SDK reported it.
@@ -55,11 +65,21 @@ extension CKDatabase {
     public struct RecordZoneChange: Sendable {
         public struct Modification: Sendable {
             public let record: CKRecord
+
+            /// Package access: a test's scripted database answers pages of its own.
+            package init(record: CKRecord) {
+                self.record = record
+            }
         }
 
         public struct Deletion: Sendable {
             public let recordID: CKRecord.ID
             public let recordType: CKRecord.RecordType
+
+            package init(recordID: CKRecord.ID, recordType: CKRecord.RecordType) {
+                self.recordID = recordID
+                self.recordType = recordType
+            }
         }
     }
 

@@ -1,0 +1,116 @@
+import Foundation
+import StratusCloudKitTesting
+import Testing
+
+@testable import StratusCloudKit
+
+/// Batches the server refuses as a whole or in part: halved when too large (no change leaves the
+/// list for a size), an atomic zone all or nothing, a full account refused for good.
+@Suite(.timeLimit(.minutes(1))) struct EngineBatchTests {
+    /// The delegate's one batch of 400 (CloudKit's most an operation) goes in one request; the
+    /// server finds it too large, so it goes again as two of 200.
+    @Test func aBatchTheServerFindsTooLargeIsSplitInTwoAndEveryRecordLands() async throws {
+        let harness = EngineHarness()
+        harness.fake.serverSaveZone(notesZone)
+        harness.setBatchStyle(.everythingAtOnce(atomicByZone: false))
+        let engine = CKSyncEngine(harness.configuration())
+        let names = (0..<400).map { "note-\($0)" }
+        harness.write(names, on: engine)
+        harness.fake.failNext(.modifyRecords, with: CKError(.limitExceeded, "the request is too large"))
+        try await engine.sendChanges()
+
+        #expect(harness.fake.requests(of: .modifyRecords) == [
+            .modifyRecords(saving: names, deleting: [], atomically: false),
+            .modifyRecords(saving: Array(names[..<200]), deleting: [], atomically: false),
+            .modifyRecords(saving: Array(names[200...]), deleting: [], atomically: false),
+        ])
+        #expect(harness.fake.records(in: notesZone).count == 400)
+        #expect(harness.failedSaves.isEmpty)
+        #expect(engine.state.pendingRecordZoneChanges.isEmpty)
+    }
+
+    @Test func aHalfStillTooLargeIsHalvedAgain() async throws {
+        let harness = EngineHarness()
+        harness.fake.serverSaveZone(notesZone)
+        let engine = CKSyncEngine(harness.configuration())
+        let names = (0..<8).map { "note-\($0)" }
+        harness.write(names, on: engine)
+        harness.fake.failNext(.modifyRecords, with: CKError(.limitExceeded, "the request is too large"), times: 2)
+        try await engine.sendChanges()
+
+        let sizes = harness.fake.requests(of: .modifyRecords).map { request -> Int in
+            guard case .modifyRecords(let saving, _, _) = request else { return 0 }
+            return saving.count
+        }
+        #expect(sizes == [8, 4, 2, 2, 4])
+        #expect(harness.fake.records(in: notesZone).map(\.recordID.recordName) == names)
+        #expect(engine.state.pendingRecordZoneChanges.isEmpty)
+    }
+
+    /// One change too large for any request cannot be split: it is reported `limitExceeded`
+    /// (for the app to shrink) and stays pending — no change leaves the list for a size.
+    @Test func aSingleChangeTooLargeIsReportedAndStaysPending() async throws {
+        let harness = EngineHarness()
+        harness.fake.serverSaveZone(notesZone)
+        let engine = CKSyncEngine(harness.configuration())
+        let huge = harness.write("huge", String(repeating: "h", count: 1_000), on: engine)
+        harness.fake.failNext(.modifyRecords, with: CKError(.limitExceeded, "the record is too large"))
+        let error = try await #require(throws: CKError.self) { try await engine.sendChanges() }
+
+        #expect(error.code == .partialFailure)
+        #expect(harness.failedSaveCodes == ["huge": .limitExceeded])
+        #expect(harness.fake.requests(of: .modifyRecords).count == 1, "nothing to split")
+        #expect(engine.state.pendingRecordZoneChanges == [.saveRecord(huge)])
+
+        try await engine.sendChanges()
+        #expect(harness.fake.record(named: "huge", in: notesZone) != nil)
+        #expect(engine.state.pendingRecordZoneChanges.isEmpty)
+    }
+
+    /// An atomic zone batch with one refused record: the others fail `batchRequestFailed`,
+    /// nothing is saved, and they stay pending (the refused one is answered for good).
+    @Test func anAtomicZoneBatchWithOneRefusalFailsTheOthersWhichStayPending() async throws {
+        let harness = EngineHarness()
+        harness.fake.serverSaveZone(notesZone)
+        harness.setBatchStyle(.everythingAtOnce(atomicByZone: true))
+        let engine = CKSyncEngine(harness.configuration())
+        let ids = harness.write(["a", "b", "c"], on: engine)
+        harness.fake.failRecord(named: "b", with: CKError(.invalidArguments, "a field the schema refuses"))
+        let error = try await #require(throws: CKError.self) { try await engine.sendChanges() }
+
+        #expect(error.code == .partialFailure)
+        #expect(harness.fake.requests(of: .modifyRecords) == [.modifyRecords(saving: ["a", "b", "c"], deleting: [], atomically: true)])
+        #expect(harness.failedSaveCodes == ["a": .batchRequestFailed, "b": .invalidArguments, "c": .batchRequestFailed])
+        #expect(harness.fake.records(in: notesZone).isEmpty, "an atomic zone takes all or nothing")
+        #expect(engine.state.pendingRecordZoneChanges == [.saveRecord(ids[0]), .saveRecord(ids[2])])
+
+        try await engine.sendChanges()
+        #expect(harness.fake.records(in: notesZone).map(\.recordID.recordName) == ["a", "c"])
+        #expect(engine.state.pendingRecordZoneChanges.isEmpty)
+    }
+
+    /// `quotaExceeded`: Apple's engine does not retry it — reported once, out of the list; the
+    /// app adds it again once the user made room.
+    @Test func aSaveRefusedForQuotaIsReportedOnceAndLeavesTheList() async throws {
+        let harness = EngineHarness()
+        harness.fake.serverSaveZone(notesZone)
+        let engine = CKSyncEngine(harness.configuration())
+        let big = harness.write("big", "a note for a full account", on: engine)
+        harness.fake.failRecord(named: "big", with: CKError(.quotaExceeded, "the account's storage is full"))
+        let error = try await #require(throws: CKError.self) { try await engine.sendChanges() }
+
+        #expect(error.code == .partialFailure)
+        #expect(harness.failedSaveCodes == ["big": .quotaExceeded])
+        #expect(!engine.state.pendingRecordZoneChanges.contains(.saveRecord(big)), "refused for good: it leaves the list")
+
+        harness.resetLog()
+        try await engine.sendChanges()
+        #expect(harness.failedSaves.isEmpty, "reported once")
+        #expect(harness.fake.requests(of: .modifyRecords).count == 1)
+
+        engine.state.add(pendingRecordZoneChanges: [.saveRecord(big)])
+        try await engine.sendChanges()
+        #expect(harness.fake.record(named: "big", in: notesZone)?["text"] as? String == "a note for a full account")
+        #expect(engine.state.pendingRecordZoneChanges.isEmpty)
+    }
+}
