@@ -7,15 +7,17 @@ import StratusCore
 import StratusModel
 
 /// A push token's notification feed, in place of APNs:
-/// - `GET /stratus/v1/push/{token}`: the URL tokens/create hands out, answering as Apple's
-///   courier does, whoever polls it exactly as given (CloudKit JS): held until a notification is
-///   due, it answers the next one in Apple's payload (`{aps, ck}`, ``ApplePushPayload``) and
-///   consumes it — each notification once, in order, across restarts — or `{}` when none arrived
-///   in time. (`?format=apns` says the same.)
-/// - `GET /stratus/v1/push/{token}?format=stratus[&cursor=C]`: Stratus's feed, a long-poll of
-///   pages. Answers at once when notifications are due after the cursor, else holds the request
-///   until one is (or ~25 s, then answers an empty page with the same cursor). The client keeps
-///   the cursor, so it may replay; nothing is consumed.
+/// - `GET /stratus/v1/push/{token}`: the URL tokens/create hands out to an Apple client (CloudKit
+///   JS, a server script: any that names no Stratus device), answering as Apple's courier does
+///   when polled exactly as given: held until a notification is due, it answers the next one in
+///   Apple's payload (`{aps, ck}`, ``ApplePushPayload``) and consumes it — each notification
+///   once, in order, across restarts — or `{}` when none arrived in time. (`?format=apns` says
+///   the same.)
+/// - `GET /stratus/v1/push/{token}?format=stratus[&cursor=C]`: Stratus's feed, the URL handed out
+///   to a Stratus device (one that registered with `X-Stratus-Device-ID`), a long-poll of pages.
+///   Answers at once when notifications are due after the cursor, else holds the request until
+///   one is (or ~25 s, then answers an empty page with the same cursor). The client keeps the
+///   cursor, so it may replay; nothing is consumed.
 /// - `GET /stratus/v1/push/{token}/events`: Stratus's feed as server-sent events, one open
 ///   connection; resumes from `Last-Event-ID` or `?cursor=`; `?timeout=S` ends the stream after
 ///   S seconds (for clients and checks that want a bounded answer).
@@ -33,10 +35,13 @@ struct WebcourierRoutes {
         group.get("push/:token/events", use: events)
     }
 
-    /// The webcourier URL of a token, on the host the client reached.
+    /// The webcourier URL of a token, on the host the client reached: Apple's courier, unless
+    /// the registering client is a Stratus device — it named itself with `X-Stratus-Device-ID`,
+    /// Stratus's own header, which no Apple client sends — whose URL asks for Stratus's feed.
     static func url(for token: String, request: Request) -> String {
         let host = request.head.authority ?? "127.0.0.1"
-        return "http://\(host)\(pathPrefix)\(token)"
+        let feed = request.headers[.deviceID] != nil ? "?format=stratus" : ""
+        return "http://\(host)\(pathPrefix)\(token)\(feed)"
     }
 
     /// Answers at once when a page is due; else answers 200 and waits in the response body,

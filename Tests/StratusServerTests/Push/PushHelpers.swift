@@ -40,7 +40,9 @@ extension TestServer {
         #expect(response.status == .ok, "\(response.text)")
         let created = try response.decode(PushTokenResponse.self)
         guard let range = created.webcourierURL.range(of: "/stratus/v1/push/") else { throw TestFailure("webcourierURL \(created.webcourierURL)") }
-        return TestListener(path: String(created.webcourierURL[range.lowerBound...]))
+        // A Stratus device's URL asks for the feed (`?format=stratus`); the tests name the format themselves.
+        let path = created.webcourierURL[range.lowerBound...].split(separator: "?", maxSplits: 1)[0]
+        return TestListener(path: String(path))
     }
 
     /// One long-poll of at most `timeout` seconds; advances the listener's cursor.

@@ -110,12 +110,18 @@ import Testing
         }
     }
 
-    @Test("the documented /database/1/…/tokens/create hands out the same kind of URL; Stratus's paged feed is asked for with format=stratus")
+    @Test("the documented /database/1/…/tokens/create hands an Apple client the same URL, a Stratus device its feed's; the feed consumes nothing")
     func documentedPathAndTheFeed() async throws {
         try await TestServer.run { server in
             try await Self.subscribe(server)
+            let plain = try await server.client.execute(
+                uri: "\(TestServer.base)/tokens/create?\(server.query("alice"))", method: .post, headers: [.contentType: "text/plain"],
+                body: ByteBuffer(string: #"{"apnsEnvironment":"development"}"#)
+            )
+            #expect(try URLComponents(string: plain.decode(PushTokenResponse.self).webcourierURL)?.query == nil, "\(plain.text)")
+            let device = try await server.post("tokens/create", PushTokenRequest(), as: "alice", device: "alice-web")
+            #expect(try URLComponents(string: device.decode(PushTokenResponse.self).webcourierURL)?.query == "format=stratus", "\(device.text)")
             let listener = try await server.listener("alice", device: "alice-web")
-            #expect(!listener.path.contains("?"))
             try await Self.create(server, ["faro"])
             let page = try await server.client.execute(uri: "\(listener.path)?format=stratus&timeout=5", method: .get, headers: [:], body: nil)
             #expect(try page.decode(NotificationFeed.self).notifications.map(\.recordName) == ["faro"], "\(page.text)")
