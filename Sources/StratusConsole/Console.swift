@@ -41,6 +41,7 @@ public struct Console: Sendable {
         TimelineRoutes(console: self).register(on: console)
         RequestsRoutes(console: self).register(on: console)
         ControlRoutes(console: self).register(on: console)
+        SchemaFileRoutes(console: self).register(on: console)
         DataRoutes(console: self).register(on: console)
     }
 

@@ -336,6 +336,26 @@ enum Migrations {
                     """
             )
         }
+        migrator.registerMigration("v13-schema-documents") { db in
+            // The CloudKit Schema Language document imported into each container environment
+            // (security roles, grants, encryption), and who holds each role it makes.
+            try db.execute(
+                sql: """
+                    CREATE TABLE schema_documents (
+                        container TEXT NOT NULL,
+                        environment TEXT NOT NULL,
+                        document TEXT NOT NULL,
+                        PRIMARY KEY (container, environment)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE role_members (
+                        container TEXT NOT NULL,
+                        role TEXT NOT NULL,
+                        user_record_name TEXT NOT NULL,
+                        PRIMARY KEY (container, role, user_record_name)
+                    ) WITHOUT ROWID;
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -43,8 +43,11 @@ extension SQLiteStore: SchemaStore {
                     INSERT OR IGNORE INTO schema_indexes
                     SELECT container, 'production', record_type, field_name, kind FROM schema_indexes
                     WHERE container = ? AND environment = 'development';
+                    INSERT OR REPLACE INTO schema_documents
+                    SELECT container, 'production', document FROM schema_documents
+                    WHERE container = ? AND environment = 'development';
                     """,
-                arguments: [container, container]
+                arguments: [container, container, container]
             )
         }
     }
@@ -74,6 +77,74 @@ extension SQLiteStore: SchemaStore {
             try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(name.quotedDatabaseIdentifier) ON records (zone_id, record_type, \(expression))")
         } else {
             try db.execute(sql: "DROP INDEX IF EXISTS \(name.quotedDatabaseIdentifier)")
+        }
+    }
+}
+
+/// Imported schema documents and role memberships: a replaced schema is one write transaction
+/// (fields, indexes, the document and the SQL expression indexes that follow them).
+extension SQLiteStore: SchemaDocumentStore {
+    public func schemaDocument(container: String, environment: ContainerEnvironment) async throws(StoreError) -> String? {
+        try await read { db in
+            try String.fetchOne(
+                db, sql: "SELECT document FROM schema_documents WHERE container = ? AND environment = ?",
+                arguments: [container, environment.rawValue]
+            )
+        }
+    }
+
+    public func replaceSchema(_ replacement: SchemaReplacement) async throws(StoreError) {
+        try await write { db in
+            let container = replacement.container
+            let environment = replacement.environment.rawValue
+            let indexedBefore = try String.fetchAll(
+                db, sql: "SELECT DISTINCT field_name FROM schema_indexes WHERE container = ? AND environment = ?",
+                arguments: [container, environment]
+            )
+            try db.execute(sql: "DELETE FROM schema_fields WHERE container = ? AND environment = ?", arguments: [container, environment])
+            try db.execute(sql: "DELETE FROM schema_indexes WHERE container = ? AND environment = ?", arguments: [container, environment])
+            for field in replacement.fields {
+                try db.execute(
+                    sql: """
+                        INSERT OR REPLACE INTO schema_fields (container, environment, record_type, field_name, field_type)
+                        VALUES (?, ?, ?, ?, ?)
+                        """,
+                    arguments: [container, environment, field.recordType, field.fieldName, field.type.rawValue]
+                )
+            }
+            for index in replacement.indexes {
+                try db.execute(
+                    sql: "INSERT OR IGNORE INTO schema_indexes (container, environment, record_type, field_name, kind) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [container, environment, index.recordType, index.fieldName, index.kind.rawValue]
+                )
+            }
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO schema_documents (container, environment, document) VALUES (?, ?, ?)",
+                arguments: [container, environment, replacement.document]
+            )
+            for field in Set(indexedBefore).union(replacement.indexes.map(\.fieldName)).sorted() {
+                try SQLiteStore.syncExpressionIndex(field: field, in: db)
+            }
+        }
+    }
+
+    public func roleMembers(container: String) async throws(StoreError) -> [RoleMember] {
+        try await read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT role, user_record_name FROM role_members WHERE container = ? ORDER BY role, user_record_name",
+                arguments: [container]
+            ).map { row in RoleMember(role: row[0], userRecordName: row[1]) }
+        }
+    }
+
+    public func setRoleMember(_ member: RoleMember, container: String, present: Bool) async throws(StoreError) {
+        try await write { db in
+            let arguments: StatementArguments = [container, member.role, member.userRecordName]
+            if present {
+                try db.execute(sql: "INSERT OR IGNORE INTO role_members (container, role, user_record_name) VALUES (?, ?, ?)", arguments: arguments)
+            } else {
+                try db.execute(sql: "DELETE FROM role_members WHERE container = ? AND role = ? AND user_record_name = ?", arguments: arguments)
+            }
         }
     }
 }

@@ -3,7 +3,8 @@ import StratusCore
 import StratusModel
 
 /// The operator's side: the schema learned in development (add an index, deploy to
-/// production), fault rules (list, add, remove, clear), and accounts with their web auth tokens.
+/// production; its `.ckdb` file is `SchemaFileRoutes`), fault rules (list, add, remove, clear), and
+/// accounts with their web auth tokens.
 struct ControlRoutes: Sendable {
     let console: Console
     private var services: StratusServices { console.services }
@@ -27,6 +28,8 @@ struct ControlRoutes: Sendable {
                 }]
             },
             "kinds": IndexKind.allCases.map { ["kind": $0.rawValue] }, "action": "\(place.base)/schema", "back": "\(place.base)/schema",
+            "exportPath": "\(place.base)/schema/export", "importAction": "\(place.base)/schema/import",
+            "environmentName": place.environment.rawValue,
             "isDevelopment": place.environment == .development,
             "other": "/console/c/\(QueryText.encode(place.container))/\(place.environment == .development ? "production" : "development")/schema",
             "otherName": place.environment == .development ? "production" : "development",

@@ -16,6 +16,14 @@ enum ControlTemplates {
             {{#isDevelopment}}<form method="post" action="{{action}}"><input type="hidden" name="formToken" value="{{formToken}}">
             <input type="hidden" name="back" value="{{back}}">
             <p><button type="submit" name="operation" value="deploy">Deploy the development schema to production</button></p></form>{{/isDevelopment}}
+            <h2>Schema file</h2><p><a href="{{exportPath}}" download>Download the {{environmentName}} schema (.ckdb)</a>:
+            the CloudKit Schema Language, for <code>xcrun cktool import-schema</code>.</p>
+            {{#isDevelopment}}<form method="post" action="{{importAction}}"><fieldset><legend>Import a schema file</legend>
+            <input type="hidden" name="formToken" value="{{formToken}}"><input type="hidden" name="back" value="{{back}}">
+            <p class="hint">As <code>xcrun cktool export-schema</code> writes it. It replaces the development schema: types, fields, indexes
+            and security roles. A file with an error, or one that would drop what production has, is refused whole.</p>
+            <label for="schemaFile">The .ckdb file's text</label><textarea id="schemaFile" name="schema" rows="8" required></textarea>
+            <p><button type="submit" name="operation" value="import">Import into development</button></p></fieldset></form>{{/isDevelopment}}
             """),
         ("faults", """
             {{#buggify}}<p>Buggify: {{buggify}}</p>{{/buggify}}

@@ -2,9 +2,11 @@ import StratusModel
 import StratusStore
 
 /// The schema's admin side: show a container environment's types, fields and indexes; add or
-/// remove an index; deploy the development schema to production.
+/// remove an index; deploy the development schema to production; export and import the schema
+/// as the CloudKit Schema Language (`SchemaService+Language`); give users the roles it makes
+/// (`SchemaService+Roles`).
 public struct SchemaService: Sendable {
-    let store: any RecordStore & SchemaStore
+    let store: any RecordStore & SchemaStore & SchemaDocumentStore
     let cache: SchemaCache
 
     /// Record types with their fields' types and indexes (system fields by index name).
@@ -66,7 +68,8 @@ public struct SchemaService: Sendable {
         return try await describe(container: request.container, environment: request.environment)
     }
 
-    /// Copies development's types, fields and indexes into production (adding, never removing).
+    /// Copies development's types, fields and indexes into production (adding, never removing),
+    /// and development's imported document (its roles and grants), when it has one.
     public func deploy(container: String) async throws(CoreError) -> SchemaDescription {
         do {
             try await store.deploySchema(container: container)

@@ -11,10 +11,14 @@ import StratusStore
 ///   `firesOn` reason that applies.
 /// - Participants' shared databases: database subscriptions of every participant who sees a
 ///   changed record, or whose access to the zone changed in this change.
-/// - The public database: zone subscriptions and query subscriptions of every user.
+/// - The public database: zone subscriptions and query subscriptions of every user who may read
+///   what changed (the schema's security roles: a query notification's record, any record of
+///   the change for a zone notification).
 struct NotificationPlanner: Sendable {
     let store: any PushStore & ShareStore & RecordStore
     let subscriptions: SubscriptionCache
+    /// Where the public database's security roles come from; `nil`: no subscriber is filtered.
+    var schema: SchemaCache? = nil
 
     /// The notifications, and the `firesOnce` subscriptions that fired.
     func plan(_ event: CommitEvent, now: Int64) async throws(StoreError) -> (notifications: [NewNotification], fired: [StoredSubscription]) {
@@ -30,7 +34,10 @@ struct NotificationPlanner: Sendable {
             fired += try await participantSubscriptions(for: event).map { ($0, nil) }
         case .public:
             let all = try await subscriptions.subscriptions(container: database.container, environment: database.environment, scope: .public, users: nil)
-            fired += all.flatMap { stored in firings(of: stored, for: event).map { (subscription: stored, change: $0) } }
+            let firing: [(subscription: StoredSubscription, change: RecordChange?)] = all.flatMap { stored in
+                firings(of: stored, for: event).map { (subscription: stored, change: $0) }
+            }
+            fired += try await readable(firing, event: event)
         case .shared:
             break
         }
@@ -72,6 +79,33 @@ struct NotificationPlanner: Sendable {
         case nil:
             return []
         }
+    }
+
+    /// The public database's firings whose subscriber may read what they notify of: a query
+    /// notification's record, or for a zone notification any record the change touched.
+    private func readable(
+        _ firing: [(subscription: StoredSubscription, change: RecordChange?)], event: CommitEvent
+    ) async throws(StoreError) -> [(subscription: StoredSubscription, change: RecordChange?)] {
+        guard let schema, !firing.isEmpty else { return firing }
+        let database = event.zone.database
+        let roles = try await schema.securityRoles(container: database.container, environment: database.environment)
+        var grantees: [String: Grantee] = [:]
+        var kept: [(subscription: StoredSubscription, change: RecordChange?)] = []
+        for item in firing {
+            let user = item.subscription.subscriber.user
+            let grantee: Grantee
+            if let known = grantees[user] {
+                grantee = known
+            } else {
+                grantee = try await schema.grantee(user: user, container: database.container, roles: roles)
+                grantees[user] = grantee
+            }
+            let changes = item.change.map { [$0] } ?? event.changes
+            if changes.contains(where: { roles.mayRead(recordType: $0.type, createdBy: $0.created?.userRecordName, grantee: grantee) }) {
+                kept.append(item)
+            }
+        }
+        return kept
     }
 
     /// Whether a zone or database subscription's `recordType` (when it names one) is the type of

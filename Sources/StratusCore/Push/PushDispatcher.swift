@@ -31,11 +31,20 @@ public final class PushDispatcher: Sendable {
     private let queue: EventQueue
     private let signal: AsyncStream<Void>.Continuation
 
-    public init(
+    public convenience init(
         store: any PushStore & ShareStore & RecordStore, hub: any NotificationHub = LocalNotificationHub(),
         retention: NotificationRetention = NotificationRetention(), now: @escaping @Sendable () -> Int64,
         activity: ActivityLog = ActivityLog(), relay: InstanceRelay = InstanceRelay(signals: nil),
         logger: Logger = Logger(label: "stratus.push")
+    ) {
+        self.init(store: store, hub: hub, retention: retention, now: now, activity: activity, relay: relay, logger: logger, schema: nil)
+    }
+
+    /// A dispatcher whose public-database notifications go only to subscribers the security
+    /// roles of `schema`'s documents let read the changed record (`nil`: to every subscriber).
+    init(
+        store: any PushStore & ShareStore & RecordStore, hub: any NotificationHub, retention: NotificationRetention,
+        now: @escaping @Sendable () -> Int64, activity: ActivityLog, relay: InstanceRelay, logger: Logger, schema: SchemaCache?
     ) {
         let recent = RecentFeeds(capacity: relay.isShared ? 0 : 1_024)
         self.recent = recent
@@ -47,7 +56,7 @@ public final class PushDispatcher: Sendable {
         self.subscriptions = subscriptions
         self.signal = signal
         let worker = Worker(
-            planner: NotificationPlanner(store: store, subscriptions: subscriptions), store: store, subscriptions: subscriptions,
+            planner: NotificationPlanner(store: store, subscriptions: subscriptions, schema: schema), store: store, subscriptions: subscriptions,
             recent: recent, hub: hub, activity: activity, retention: retention, now: now, logger: logger
         )
         let queue = EventQueue()

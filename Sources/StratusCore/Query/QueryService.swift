@@ -7,7 +7,7 @@ import StratusStore
 /// matching record comes back exactly once even while records are being added.
 ///
 /// In the shared database a query runs in the owner's zone over the records the caller's shares
-/// cover.
+/// cover; in the public database over the records the schema's security roles let the caller read.
 public struct QueryService: Sendable {
     let store: any RecordStore & ShareStore & AccountStore
     let assets: AssetService
@@ -68,6 +68,11 @@ public struct QueryService: Sendable {
                     indexes: schema.indexes(container: ref.container, environment: ref.environment),
                     recordNameForTypeQueries: configuration.requireIndexes
                 )
+            }
+            // Public database: only what the schema's security roles let the caller read (after
+            // the index check: a creator-only READ filters on `___createdBy`, which needs no index).
+            if let publicAccess = try await PublicAccess.resolve(scope, database: database, schema: schema) {
+                try publicAccess.restrict(&storageQuery)
             }
             if zone.name == ZoneID.defaultZoneName { try await defaultZones.ensure(in: database) }
             let page = try await store.query(storageQuery)

@@ -30,9 +30,17 @@ enum RecordErrors {
             case .notFound:
                 return notFound(name)
             case .permissionDenied:
+                // The public database's security roles: by default (WRITE to "_creator") only its creator.
                 error = RecordError(
                     recordName: name, serverErrorCode: .accessDenied,
-                    reason: "only the record's creator may change it in the public database", uuid: ErrorUUID.make()
+                    reason: "permission denied: only the record's creator, or a role its type grants WRITE to, may change it in the public database",
+                    uuid: ErrorUUID.make()
+                )
+            case .createDenied:
+                error = RecordError(
+                    recordName: name, serverErrorCode: .accessDenied,
+                    reason: "permission denied: the schema's security roles grant CREATE on this record type to no role this user holds",
+                    uuid: ErrorUUID.make()
                 )
             case .invalid(let reason):
                 error = RecordError(recordName: name, serverErrorCode: .badRequest, reason: reason, uuid: ErrorUUID.make())

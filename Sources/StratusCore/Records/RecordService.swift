@@ -69,11 +69,11 @@ public struct RecordService: Sendable {
                     return .failure(RecordErrors.atomic(name))
                 })
             }
-            // Public database: World reads, Authenticated creates, only the Creator changes a record.
-            let requiredCreator = database.scope == .public ? user : nil
+            // Public database: the schema's security roles (CloudKit's defaults without one) say who
+            // creates records of each type and who changes them; the batch checks each live row.
+            let rights = try await PublicAccess.resolve(scope, database: database, schema: self.schema)?.writeRights
             let writes = plans.compactMap { plan -> RecordWrite? in
-                guard case .write(var write, _) = plan else { return nil }
-                write.requiredCreator = requiredCreator
+                guard case .write(let write, _) = plan else { return nil }
                 return write
             }
             var outcomes: [WriteOutcome] = []
@@ -81,7 +81,7 @@ public struct RecordService: Sendable {
                 let author = ChangeAuthor(userRecordName: user, deviceID: scope.deviceID, timestamp: configuration.now())
                 let batch = ZoneBatch(
                     zone: target.zone, atomic: atomic, writes: writes, author: author,
-                    schema: planner.newFields, schemaMayGrow: ref.environment == .development
+                    schema: planner.newFields, schemaMayGrow: ref.environment == .development, rights: rights
                 )
                 let result = try await store.apply(batch)
                 push.publish(CommitEvent(result, batch: batch))
@@ -167,7 +167,8 @@ public struct RecordService: Sendable {
     // MARK: - Lookup
 
     /// Fetches records by name; a missing one is a `NOT_FOUND` entry in its place. In the
-    /// shared database a record outside the caller's shares is missing.
+    /// shared database a record outside the caller's shares is missing; in the public database
+    /// one the schema's security roles do not let the caller read is `ACCESS_DENIED`.
     /// - Throws: ``CoreError`` for request-level failures.
     public func lookup(_ request: LookupRecordsRequest, scope: RequestScope) async throws(CoreError) -> RecordsResponse {
         let database = try access.database(for: scope)
@@ -183,6 +184,7 @@ public struct RecordService: Sendable {
             if let visible = target.visibleNames {
                 found = found.map { record in record.flatMap { visible.contains($0.name) ? $0 : nil } }
             }
+            let publicAccess = try await PublicAccess.resolve(scope, database: database, schema: schema)
             var mapper = RecordMapper(zoneID: target.zoneID, links: links)
             mapper.shares = try await ShareRenderer.load(
                 for: found.compactMap { $0 }, in: target.zone, caller: scope.caller.userRecordName, store: store,
@@ -190,6 +192,7 @@ public struct RecordService: Sendable {
             )
             let records = zip(request.records, found).map { item, stored -> RecordResult in
                 guard let stored else { return RecordErrors.notFound(item.recordName) }
+                if let publicAccess, !publicAccess.mayRead(stored) { return PublicAccess.readDenied(stored) }
                 return .success(mapper.record(stored, desiredKeys: item.desiredKeys ?? request.desiredKeys))
             }
             return RecordsResponse(records: records)

@@ -5,10 +5,14 @@ import StratusStore
 /// The learned field types of each container environment, cached in memory so resolving a
 /// save's field types costs no query. The store stays the authority: it re-checks every type
 /// inside the batch transaction, so a race between two first saves cannot store two types.
+///
+/// It caches the imported schema document and the role memberships the public database's
+/// security roles are decided from too (`SchemaCache+Security`); ``forget(container:)`` drops
+/// them all.
 final class SchemaCache: Sendable {
     typealias Schema = [String: [String: FieldType]]
 
-    private struct Key: Hashable {
+    struct Key: Hashable {
         var container: String
         var environment: ContainerEnvironment
     }
@@ -16,12 +20,23 @@ final class SchemaCache: Sendable {
     /// Record type → field (or system index name) → its index kinds.
     typealias Indexes = [String: [String: Set<IndexKind>]]
 
+    /// A container environment's imported document (`nil` when it has none) and the security
+    /// roles it grants, decided once.
+    struct Declared: Sendable {
+        var document: SchemaDocument?
+        var roles: SecurityRoles
+    }
+
     private let schemas = Mutex<[Key: Schema]>([:])
     private let indexes = Mutex<[Key: Indexes]>([:])
-    private let store: any RecordStore & SchemaStore
+    /// The imported documents (`SchemaCache+Security`).
+    let documentCache = Mutex<[Key: Declared]>([:])
+    /// Container → user → the roles made with CREATE ROLE they hold (`SchemaCache+Security`).
+    let memberCache = Mutex<[String: [String: Set<String>]]>([:])
+    let store: any RecordStore & SchemaStore & SchemaDocumentStore
     private let relay: InstanceRelay
 
-    init(store: any RecordStore & SchemaStore, relay: InstanceRelay = InstanceRelay(signals: nil)) {
+    init(store: any RecordStore & SchemaStore & SchemaDocumentStore, relay: InstanceRelay = InstanceRelay(signals: nil)) {
         self.store = store
         self.relay = relay
     }
@@ -56,13 +71,21 @@ final class SchemaCache: Sendable {
         let all = container == "*"
         schemas.withLock { cache in cache = cache.filter { !all && $0.key.container != container } }
         indexes.withLock { cache in cache = cache.filter { !all && $0.key.container != container } }
+        documentCache.withLock { cache in cache = cache.filter { !all && $0.key.container != container } }
+        memberCache.withLock { cache in cache = cache.filter { !all && $0.key != container } }
     }
 
-    /// The schema of a container environment (loaded from the store on first use).
+    /// The schema of a container environment (loaded from the store on first use): the learned
+    /// field types, and each record type the imported document defines without a field the
+    /// learned schema can hold (only system fields, say) with none, so it is a known type.
     func schema(container: String, environment: ContainerEnvironment) async throws(StoreError) -> Schema {
         let key = Key(container: container, environment: environment)
         if let cached = schemas.withLock({ $0[key] }) { return cached }
-        let loaded = try await store.schema(container: container, environment: environment)
+        var loaded = try await store.schema(container: container, environment: environment)
+        let declaredTypes = try await declared(container: container, environment: environment)?.recordTypes ?? []
+        for recordType in declaredTypes where loaded[recordType.name] == nil {
+            loaded[recordType.name] = [:]
+        }
         return schemas.withLock { cache in
             let merged = cache[key, default: [:]].merging(loaded) { current, stored in current.merging(stored) { _, new in new } }
             cache[key] = merged

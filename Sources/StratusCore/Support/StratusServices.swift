@@ -63,10 +63,14 @@ public struct StratusServices: Sendable {
         self.assets = assets
         let activity = ActivityLog()
         self.activity = activity
-        let push = PushDispatcher(store: store, hub: hub, now: configuration.now, activity: activity, relay: relay)
+        let schemaCache = SchemaCache(store: store, relay: relay)
+        // Public notifications go to the subscribers the schema's security roles let read the record.
+        let push = PushDispatcher(
+            store: store, hub: hub, retention: NotificationRetention(), now: configuration.now, activity: activity, relay: relay,
+            logger: Logger(label: "stratus.push"), schema: schemaCache
+        )
         self.push = push
         let defaultZones = DefaultZones(store: store)
-        let schemaCache = SchemaCache(store: store, relay: relay)
         self.records = RecordService(
             store: store, access: access, schema: schemaCache, defaultZones: defaultZones, configuration: configuration, push: push,
             assets: assets

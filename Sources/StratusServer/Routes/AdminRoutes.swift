@@ -1,10 +1,13 @@
+import HTTPTypes
 import Hummingbird
+import NIOCore
 import StratusCore
 import StratusModel
 
 /// Provisioning and operator actions under `/stratus/v1/admin/` (admin token required):
 /// containers, API tokens, accounts, web auth tokens, zone and database compaction, the schema and its indexes,
-/// and the activity feed (commits and fired faults, newest first).
+/// and the activity feed (commits and fired faults, newest first); the schema as the CloudKit
+/// Schema Language (export, import) and the members of the roles it makes.
 struct AdminRoutes {
     let services: StratusServices
 
@@ -25,6 +28,10 @@ struct AdminRoutes {
         group.post("schema/show", use: showSchema)
         group.post("schema/indexes", use: changeIndex)
         group.post("schema/deploy", use: deploySchema)
+        group.get("schema/export", use: exportSchema)
+        group.post("schema/import", use: importSchema)
+        group.get("roles/members", use: roleMembers)
+        group.post("roles/members", use: changeRoleMember)
     }
 
     @Sendable private func listContainers(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
@@ -135,5 +142,57 @@ struct AdminRoutes {
         let database = DatabaseRef(container: body.container, environment: body.environment, scope: body.database ?? .private)
         let zone = try await services.admin.compact(zoneName: body.zoneName, ownerRecordName: body.ownerRecordName, database: database)
         return WireAnswer(CompactZoneResponse(zone: zone))
+    }
+}
+
+// MARK: - The CloudKit Schema Language
+
+/// The schema as `xcrun cktool` moves it to and from Apple's CloudKit: a container environment's
+/// `.ckdb` file, its import into development (`stratus schema export|import`), and the members of
+/// the roles it makes (`stratus schema add-member|remove-member|members`).
+extension AdminRoutes {
+    /// `GET schema/export?container=C&environment=E`: the schema file, as `text/plain`.
+    @Sendable private func exportSchema(_ request: Request, context: StratusRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let container = try Self.container(query.get("container"))
+        let environment = try Self.environment(query.get("environment"))
+        let text = try await services.schema.export(container: container, environment: environment)
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: text))
+        )
+    }
+
+    /// `POST schema/import`: the file replaces development's schema; answers development's schema.
+    @Sendable private func importSchema(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: SchemaImportRequest.self, context: context)
+        let container = try Self.container(body.container)
+        return WireAnswer(try await services.schema.importSchema(body.schema, container: container))
+    }
+
+    /// `GET roles/members?container=C`.
+    @Sendable private func roleMembers(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
+        let container = try Self.container(request.uri.queryParameters.get("container"))
+        return WireAnswer(try await services.schema.roleMembers(container: container))
+    }
+
+    /// `POST roles/members`: add or remove one membership; answers the container's memberships.
+    @Sendable private func changeRoleMember(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
+        let body = try await request.decode(as: RoleMembershipRequest.self, context: context)
+        _ = try Self.container(body.container)
+        return WireAnswer(try await services.schema.changeRoleMember(body))
+    }
+
+    private static func container(_ given: String?) throws(CoreError) -> String {
+        guard let given, !given.isEmpty else { throw CoreError.badRequest("give the container") }
+        return given
+    }
+
+    private static func environment(_ name: String?) throws(CoreError) -> ContainerEnvironment {
+        guard let name else { return .development }
+        guard let environment = ContainerEnvironment(rawValue: name) else {
+            throw CoreError.badRequest("environment must be development or production")
+        }
+        return environment
     }
 }

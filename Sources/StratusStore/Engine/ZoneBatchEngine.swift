@@ -12,9 +12,10 @@ package struct ZoneBatchDecision {
 }
 
 /// CloudKit's rules for one zone batch, written once for every back end: preconditions and
-/// change tags, creates, merges and replaces, tombstones, schema types, parent and reference
-/// integrity, `DELETE_SELF` cascades, shares and their participants, hierarchy coverage, quotas,
-/// asset receipts, and the changes push delivery matches. It reads the zone through
+/// change tags, the public database's security roles (``WriteRights``), creates, merges and
+/// replaces, tombstones, schema types, parent and reference integrity, `DELETE_SELF` cascades,
+/// shares and their participants, hierarchy coverage, quotas, asset receipts, and the changes
+/// push delivery matches. It reads the zone through
 /// ``BatchRows``, keeps what it writes in ``BatchWrites`` (reading those first), and decides:
 /// the outcome of each write, whether the batch commits, and the rows to write. It does no I/O,
 /// so the same decision comes from the same rows on SQLite and on PostgreSQL.
@@ -93,8 +94,8 @@ package struct ZoneBatchEngine<Rows: BatchRows> {
     /// `fieldsJSON` is `write.fields` encoded: stored as is wherever the record's fields are exactly those.
     private mutating func apply(_ write: RecordWrite, fieldsJSON: String) throws -> WriteOutcome {
         let live = try liveRecord(write.name)
-        if let creator = write.requiredCreator, let live, live.created.userRecordName != creator {
-            return .failed(.permissionDenied)
+        if let rights = batch.rights, let refusal = rights.refusal(of: write, live: live, author: batch.author.userRecordName) {
+            return .failed(refusal)
         }
         if case .changeTag(let tag) = write.precondition {
             guard let live else { return .failed(.notFound) }

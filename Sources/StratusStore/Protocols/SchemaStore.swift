@@ -24,7 +24,9 @@ public protocol SchemaStore: Sendable {
     func indexes(container: String, environment: ContainerEnvironment) async throws(StoreError) -> [IndexDefinition]
     /// Adds (`present`) or removes an index.
     func setIndex(_ index: IndexDefinition, present: Bool) async throws(StoreError)
-    /// Copies the development schema (types, fields, indexes) into production, adding only.
+    /// Copies the development schema (types, fields, indexes) into production, adding only, and
+    /// development's schema document (``SchemaDocumentStore``), when it has one, in place of
+    /// production's: one transaction.
     func deploySchema(container: String) async throws(StoreError)
     /// SQLite's plan for a query (`EXPLAIN QUERY PLAN` details), to show which index it uses.
     func queryPlan(_ query: RecordQuery) async throws(StoreError) -> [String]

@@ -48,9 +48,6 @@ public struct RecordWrite: Sendable, Hashable {
     public var clearedFields: Set<String> = []
     /// A merge removes the record's parent (`parentName` is then `nil`).
     public var clearsParent = false
-    /// When set, an existing record may be changed only if this user created it (the public
-    /// database's Creator role); otherwise the write fails with ``WriteFailure/permissionDenied``.
-    public var requiredCreator: String?
     /// Give the record a short GUID if it has none (`createShortGUID`).
     public var createShortGUID: Bool
     /// Set on writes to a `cloudkit.share` record: the share's participants and root.
@@ -66,7 +63,7 @@ public struct RecordWrite: Sendable, Hashable {
 
     public init(
         name: String, action: Action, precondition: Precondition, recordType: String?,
-        fields: [String: Field] = [:], parentName: String? = nil, requiredCreator: String? = nil,
+        fields: [String: Field] = [:], parentName: String? = nil,
         createShortGUID: Bool = false, share: ShareWrite? = nil
     ) {
         self.name = name
@@ -75,7 +72,6 @@ public struct RecordWrite: Sendable, Hashable {
         self.recordType = recordType
         self.fields = fields
         self.parentName = parentName
-        self.requiredCreator = requiredCreator
         self.createShortGUID = createShortGUID
         self.share = share
     }
@@ -89,8 +85,11 @@ public enum WriteFailure: Sendable, Hashable {
     case conflict(StoredRecord)
     /// The write needs an existing record and there is none.
     case notFound
-    /// The record exists and ``RecordWrite/requiredCreator`` did not create it.
+    /// The record exists and the batch's ``ZoneBatch/rights`` do not let its author change it.
     case permissionDenied
+    /// The record does not exist and the batch's ``ZoneBatch/rights`` do not let its author
+    /// create records of its type.
+    case createDenied
     /// The write cannot create the record (no record type) or changes what may not change.
     case invalid(String)
     /// The batch was atomic and another write failed.
@@ -127,14 +126,23 @@ public struct ZoneBatch: Sendable, Hashable {
     public var schema: [SchemaField]
     /// Whether the schema may grow (development) or is locked (production).
     public var schemaMayGrow: Bool
+    /// When set, what the author may create and change (the public database's security roles);
+    /// a write they do not allow fails with ``WriteFailure/permissionDenied`` or
+    /// ``WriteFailure/createDenied``. `nil`: no such check (private and shared databases, the
+    /// developer).
+    public var rights: WriteRights?
 
-    public init(zone: ZoneKey, atomic: Bool, writes: [RecordWrite], author: ChangeAuthor, schema: [SchemaField] = [], schemaMayGrow: Bool = true) {
+    public init(
+        zone: ZoneKey, atomic: Bool, writes: [RecordWrite], author: ChangeAuthor, schema: [SchemaField] = [], schemaMayGrow: Bool = true,
+        rights: WriteRights? = nil
+    ) {
         self.zone = zone
         self.atomic = atomic
         self.writes = writes
         self.author = author
         self.schema = schema
         self.schemaMayGrow = schemaMayGrow
+        self.rights = rights
     }
 }
 

@@ -77,6 +77,26 @@ enum PostgresMigrations {
         ("p5-activity", [
             "CREATE TABLE IF NOT EXISTS activity (position BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, body TEXT NOT NULL)",
         ]),
+        // The CloudKit Schema Language document imported into each container environment
+        // (security roles, grants, encryption), and who holds each role it makes.
+        ("p6-schema-documents", [
+            """
+            CREATE TABLE IF NOT EXISTS schema_documents (
+                container TEXT NOT NULL,
+                environment TEXT NOT NULL,
+                document TEXT NOT NULL,
+                PRIMARY KEY (container, environment)
+            )
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS role_members (
+                container TEXT NOT NULL,
+                role TEXT NOT NULL,
+                user_record_name TEXT NOT NULL,
+                PRIMARY KEY (container, role, user_record_name)
+            )
+            """,
+        ]),
     ]
 
     /// Applies the migrations this database lacks; answers their names.

@@ -62,6 +62,12 @@ extension PostgresStore: SchemaStore {
                 WHERE container = \(container) AND environment = 'development'
                 ON CONFLICT DO NOTHING
                 """)
+            try await tx.execute("""
+                INSERT INTO schema_documents
+                SELECT container, 'production', document FROM schema_documents
+                WHERE container = \(container) AND environment = 'development'
+                ON CONFLICT (container, environment) DO UPDATE SET document = EXCLUDED.document
+                """)
         }
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import StratusModel
 import ArgumentParser
 
 /// Calls a running server's admin API (`/stratus/v1/admin/…`) with the admin token, prints the
@@ -26,6 +27,17 @@ struct AdminClient {
         try await read(.GET, path, body: nil)
     }
 
+    /// A GET whose answer is text the command passes on as it is (a schema file); a refusal is
+    /// printed to standard error and fails the command.
+    func text(_ path: String) async throws -> String {
+        let (status, answer) = try await exchange(.GET, path, body: nil)
+        guard status == .ok else {
+            FileHandle.standardError.write(Data("\(path): \(String(buffer: answer))\n".utf8))
+            throw ExitCodeError()
+        }
+        return String(buffer: answer)
+    }
+
     /// A POST whose answer the command reads rather than prints.
     func call<Body: Encodable, Answer: Decodable>(_ path: String, _ body: Body, as: Answer.Type) async throws -> Answer {
         try await read(.POST, path, body: ByteBuffer(bytes: try JSONEncoder().encode(body)))
@@ -40,12 +52,27 @@ struct AdminClient {
 
     /// Decodes the answer; a refusal is printed to standard error and fails the command.
     private func read<Answer: Decodable>(_ method: HTTPMethod, _ path: String, body: ByteBuffer?) async throws -> Answer {
-        let (status, text) = try await exchange(method, path, body: body)
-        guard status == .ok || status == .created else {
-            FileHandle.standardError.write(Data("\(path): \(String(buffer: text))\n".utf8))
+        switch try await attempt(method, path, body: body, as: Answer.self) {
+        case .success(let answer): return answer
+        case .failure(let refusal):
+            FileHandle.standardError.write(Data("\(path): \(refusal.text)\n".utf8))
             throw ExitCodeError()
         }
-        return try JSONDecoder().decode(Answer.self, from: text)
+    }
+
+    /// A POST whose refusal the command words itself: the answer, or the server's error body.
+    func attempt<Body: Encodable, Answer: Decodable>(_ path: String, _ body: Body, as: Answer.Type) async throws -> Result<Answer, AdminRefusal> {
+        try await attempt(.POST, path, body: ByteBuffer(bytes: try JSONEncoder().encode(body)), as: Answer.self)
+    }
+
+    private func attempt<Answer: Decodable>(_ method: HTTPMethod, _ path: String, body: ByteBuffer?, as: Answer.Type) async throws
+        -> Result<Answer, AdminRefusal>
+    {
+        let (status, text) = try await exchange(method, path, body: body)
+        guard status == .ok || status == .created else {
+            return .failure(AdminRefusal(text: String(buffer: text), error: try? JSONDecoder().decode(ErrorBody.self, from: text)))
+        }
+        return .success(try JSONDecoder().decode(Answer.self, from: text))
     }
 
     private func exchange(_ method: HTTPMethod, _ path: String, body: ByteBuffer?) async throws -> (HTTPResponseStatus, ByteBuffer) {
@@ -79,3 +106,9 @@ extension AdminClient {
 
 /// A failed admin call: the answer was printed, the command exits 1.
 struct ExitCodeError: Error {}
+
+/// The admin API's refusal: its body as text, and as CloudKit's error body when it is one.
+struct AdminRefusal: Error {
+    let text: String
+    let error: ErrorBody?
+}

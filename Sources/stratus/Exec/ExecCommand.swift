@@ -15,10 +15,11 @@ struct ExecCommand: AsyncParsableCommand {
         discussion: """
             Starts `stratus serve --dev` on a free port with a fresh temporary data directory, waits until it answers, runs COMMAND with STRATUS_URL, STRATUS_CREDENTIALS, STRATUS_ACCOUNT=alice, STRATUS_ADMIN_TOKEN and STRATUS_CONTAINER (the first --container, else the default one) in its environment, then stops the server, removes the directory and exits with COMMAND's status.
 
-            Options of `serve` other than --host, --port, --data and --dev go before `--` as `serve` takes them: --container (repeatable), --limits, --require-indexes, --store, --buggify, --seed, --log-level, …
+            Options of `serve` other than --host, --port, --data and --dev go before `--` as `serve` takes them: --container (repeatable), --schema FILE (the dev container's schema, as `xcrun cktool export-schema` writes it), --limits, --require-indexes, --store, --buggify, --seed, --log-level, …
 
             Examples:
               stratus exec -- swift test
+              stratus exec --schema app.ckdb -- swift test
               stratus exec --container iCloud.com.example.Notes -- swift test --filter SyncTests
             """
     )

@@ -50,6 +50,13 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Seed of --buggify's draws: the same seed faults the same requests.") var seed: UInt64 = 1
     @Flag(help: "Queries need the indexes CloudKit requires, in development too: QUERYABLE/SORTABLE on filtered/sorted fields, and QUERYABLE on recordName (___recordID) to query a type without filters.")
     var requireIndexes = false
+    @Option(
+        help: ArgumentHelp(
+            "With --dev, start with this schema file (CloudKit Schema Language, as `xcrun cktool export-schema` writes it) in the dev container's development and production environments: its types, fields, indexes and security roles.",
+            valueName: "file.ckdb"
+        )
+    )
+    var schema: String?
 
     func validate() throws {
         // A port out of range would otherwise bind a random one, with nothing said.
@@ -64,6 +71,7 @@ struct Serve: AsyncParsableCommand {
             )
         }
         if !containers.isEmpty, !dev { throw ValidationError("--container seeds a container beside the dev one: give --dev too") }
+        if schema != nil, !dev { throw ValidationError("--schema gives the dev container its schema: give --dev too") }
     }
 
     func run() async throws {
@@ -74,6 +82,8 @@ struct Serve: AsyncParsableCommand {
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: metrics))
         var logger = Logger(label: "stratus")
         logger.logLevel = logLevel.flatMap(Logger.Level.init(rawValue:)) ?? (dev ? .info : .notice)
+        // A schema file with an error refuses to start, naming its line, before anything is opened.
+        let schemaFile = try schema.map { path in (path: path, document: try Serve.readSchema(path)) }
         let dataURL = URL(fileURLWithPath: data, isDirectory: true)
         try FileManager.default.createDirectory(at: dataURL, withIntermediateDirectories: true)
         let storeURL = StoreChoice.url(option: store)
@@ -111,6 +121,7 @@ struct Serve: AsyncParsableCommand {
         let containers = self.containers
         let console = try Console(services: services)
         let app = buildApplication(services, host: host, port: port, options: options, metrics: metrics, logger: logger) { boundPort in
+            if let schemaFile { await Serve.start(with: schemaFile.document, from: schemaFile.path, services: services) }
             do {
                 if dev {
                     let credentials = try await DataDirectoryLock(directory: dataURL).holding {

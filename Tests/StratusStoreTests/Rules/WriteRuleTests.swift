@@ -3,7 +3,7 @@ import StratusStore
 import Testing
 
 /// CloudKit's record write rules, each stated once and run on every store: creates, merges and
-/// replaces, tombstones, the creator rule, record types, a locked schema, parent and reference
+/// replaces, tombstones, the creator rule and the security roles' rights, record types, a locked schema, parent and reference
 /// integrity, and `DELETE_SELF` cascades.
 @Suite("Write rules")
 struct WriteRuleTests {
@@ -52,12 +52,44 @@ struct WriteRuleTests {
         try await kind.withStore { store in
             _ = try await store.createZone(F.zone, atomic: true)
             _ = try await store.apply(F.batch([F.save("a")]))
-            var bobs = F.save("a", ["n": .int64(1)])
-            bobs.requiredCreator = F.bob
-            #expect(try await store.apply(F.batch([bobs], by: F.bob)).failures == [.permissionDenied])
-            var alices = F.save("a", ["n": .int64(1)])
-            alices.requiredCreator = F.alice
-            #expect(try await store.apply(F.batch([alices])).saved[0]?.fields["n"] == .int64(1))
+            var bobs = F.batch([F.save("a", ["n": .int64(1)])], by: F.bob)
+            bobs.rights = .creatorWrites
+            #expect(try await store.apply(bobs).failures == [.permissionDenied])
+            var bobDeletes = F.batch([F.delete("a")], by: F.bob)
+            bobDeletes.rights = .creatorWrites
+            #expect(try await store.apply(bobDeletes).failures == [.permissionDenied])
+            var alices = F.batch([F.save("a", ["n": .int64(1)])])
+            alices.rights = .creatorWrites
+            #expect(try await store.apply(alices).saved[0]?.fields["n"] == .int64(1))
+        }
+    }
+
+    @Test("the security roles' rights: who creates a type, who changes others' records", arguments: StoreKind.allCases)
+    func securityRoleRights(kind: StoreKind) async throws {
+        try await kind.withStore { store in
+            _ = try await store.createZone(F.zone, atomic: true)
+            let rights = WriteRights(
+                recordTypes: [
+                    "Board": .init(create: true, changeOwn: true, changeAny: true),
+                    "Notice": .init(create: false, changeOwn: false, changeAny: false),
+                ],
+                otherwise: .init(create: true, changeOwn: true, changeAny: false)
+            )
+            var create = F.batch([F.save("board", type: "Board"), F.save("notice", type: "Notice"), F.save("t")])
+            create.rights = rights
+            let created = try await store.apply(create)
+            #expect(created.failures == [nil, .createDenied, nil])
+            // A write that needs a change tag, or a delete, of a missing record is answered by its own rule.
+            var missing = F.batch([F.save("ghost", tag: "1-x", type: "Notice"), F.delete("gone")])
+            missing.rights = rights
+            let answered = try await store.apply(missing)
+            #expect(answered.failures == [.notFound, nil])
+            // Bob changes alice's Board (WRITE to a role he holds), not her T (WRITE to its creator only).
+            var bobs = F.batch([F.save("board", ["n": .int64(2)], type: "Board"), F.save("t", ["n": .int64(2)])], by: F.bob)
+            bobs.rights = rights
+            let changed = try await store.apply(bobs)
+            #expect(changed.failures == [nil, .permissionDenied])
+            #expect(changed.saved[0]?.fields["n"] == .int64(2))
         }
     }
 
