@@ -222,18 +222,23 @@ struct ScriptedStore {
     /// default one for `nil`), at most ``databaseResultsLimit`` of them.
     func databaseChanges(since token: String?) throws -> SyncDatabaseChanges {
         var since = 0
+        // Deletions before a fetch from no token began are never listed, on any of its pages
+        // (the server's floor): the token carries it, `database/<floor>/<generation>/<sequence>`.
+        var floor = sequence
         if let token {
             guard let parsed = Self.parse(token), parsed.generation == databaseGeneration else {
                 throw CKError(.changeTokenExpired, "the database's change token expired")
             }
             since = parsed.sequence
+            let parts = token.split(separator: "/")
+            floor = parts.count == 4 ? Int(parts[1]) ?? 0 : 0
         }
         var changes: [(at: Int, zoneID: CKRecordZone.ID, gone: Reason?)] = []
         for (id, zone) in zones where id.zoneName != CKRecordZone.ID.defaultZoneName && zone.changedAt > since {
             changes.append((zone.changedAt, id, nil))
         }
         if token != nil {
-            for (id, gone) in goneZones where gone.deletedAt > since { changes.append((gone.deletedAt, id, gone.reason)) }
+            for (id, gone) in goneZones where gone.deletedAt > max(since, floor) { changes.append((gone.deletedAt, id, gone.reason)) }
         }
         changes.sort { $0.at < $1.at }
         let page = changes.prefix(max(databaseResultsLimit ?? Int.max, 1))
@@ -241,7 +246,7 @@ struct ScriptedStore {
         let upTo = moreComing ? (page.last?.at ?? since) : sequence
         let modifications = page.filter { $0.gone == nil }.map { CKDatabase.DatabaseChange.Modification(zoneID: $0.zoneID) }
         let deletions = page.compactMap { change in change.gone.map { CKDatabase.DatabaseChange.Deletion(zoneID: change.zoneID, reason: $0) } }
-        return (modifications, deletions, CKServerChangeToken("database/\(databaseGeneration)/\(upTo)"), moreComing)
+        return (modifications, deletions, CKServerChangeToken("database/\(floor)/\(databaseGeneration)/\(upTo)"), moreComing)
     }
 
     /// One page of a zone's feed: records saved and deleted since `token` (every record for

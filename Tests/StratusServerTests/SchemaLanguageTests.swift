@@ -119,6 +119,23 @@ struct SchemaLanguageTests {
         }
     }
 
+    @Test("an import that retypes a field development has is refused; leaving it out drops it, and the next import may add it anew")
+    func developmentFieldsKeepTheirType() async throws {
+        try await TestServer.run { server in
+            #expect(try await Self.importSchema(server, Self.schema).status == .ok)
+            let before = try await Self.export(server)
+            let retyped = try await Self.importSchema(server, Self.schema.replacingOccurrences(of: "note            STRING", with: "note            INT64"))
+            #expect(retyped.status == .badRequest)
+            #expect(retyped.errorBody?.reason.contains("field 'note' of record type 'Trip' is STRING in development") == true, "\(retyped.text)")
+            #expect(try await Self.export(server) == before)
+            let withoutNote = Self.schema.replacingOccurrences(of: "        note            STRING,\n", with: "")
+            #expect(withoutNote != Self.schema)
+            #expect(try await Self.importSchema(server, withoutNote).status == .ok)
+            let readded = try await Self.importSchema(server, Self.schema.replacingOccurrences(of: "note            STRING", with: "note            INT64"))
+            #expect(readded.status == .ok, "\(readded.text)")
+        }
+    }
+
     @Test("production takes the imported types once deployed, a type with only system fields too, and no other")
     func productionLock() async throws {
         try await TestServer.run { server in

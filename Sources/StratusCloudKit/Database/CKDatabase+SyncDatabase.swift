@@ -21,9 +21,9 @@ extension CKDatabase: SyncDatabase {
         try await recordZoneChanges(inZoneWith: zoneID, since: changeToken, desiredKeys: nil, resultsLimit: resultsLimit)
     }
 
-    /// Long-polls a push token's webcourier feed (Stratus's paged feed: the URL as given answers
-    /// Apple's courier payload, one at a time) and calls `pushed` whenever it names this
-    /// database; after a failure it waits a second on `clock` and polls again.
+    /// Long-polls a push token's webcourier feed (Stratus's paged feed, not Apple's courier
+    /// payload) and calls `pushed` whenever it names this database; after a failure it waits a
+    /// second (on `clock`, real time on a running one) and polls again.
     package func listenForPushes(clock: SyncClock, while listening: @escaping @Sendable () -> Bool, pushed: @escaping @Sendable () -> Void) async {
         var url: String?
         var cursor: String?
@@ -34,13 +34,15 @@ extension CKDatabase: SyncDatabase {
                     url = created.webcourierURL
                 }
                 guard let feedURL = url, let transport = container.transport else { return }
-                var poll = feedURL + (feedURL.contains("?") ? "&" : "?") + "format=stratus&timeout=10"
+                // A device's URL asks for the feed already (`?format=stratus`); else ask for it.
+                var poll = feedURL.contains("format=stratus") ? feedURL + "&timeout=10" : feedURL + (feedURL.contains("?") ? "&" : "?") + "format=stratus&timeout=10"
                 if let cursor { poll += "&cursor=\(cursor)" }
                 let feed = try await transport.get(url: poll, as: NotificationFeed.self, timeout: .seconds(20))
                 cursor = feed.cursor
                 if SyncRules.concernsDatabase(feed.notifications, scope: databaseScope) { pushed() }
             } catch {
-                try? await clock.sleep(seconds: 1)
+                // A second of real time (a compressed clock would hammer a server that is down).
+                try? await clock.sleep(seconds: 0, plus: .seconds(1))
             }
         }
     }

@@ -3,7 +3,7 @@ import Foundation
 /// A push notification CloudKit sent because a subscription fired, read from its payload with
 /// ``init(fromRemoteNotificationDictionary:)`` — as a ``CKDatabaseNotification``,
 /// ``CKRecordZoneNotification`` or ``CKQueryNotification``. A Stratus server serves the payloads
-/// at its webcourier URL with `?format=apns`: `aps` (the alert) and `ck` (the container `cid`, the
+/// at its webcourier URL (polled as given, or with `?format=apns`): `aps` (the alert) and `ck` (the container `cid`, the
 /// notification `nid`, the subscription's owner `ckuserid`, and one of `met`, `fet` or `qry`; see
 /// `ApplePushPayload`). An entry of the webcourier's own feed (the JSON of one of its
 /// `notifications`) reads the same way.
@@ -84,7 +84,7 @@ extension CKNotification: _CKNotificationFromPayload {}
 
 extension _CKNotificationFromPayload where Self: CKNotification {
     /// The notification a push payload (`userInfo` of a remote notification, a Stratus
-    /// courier's `?format=apns` answer, or an entry of its feed) describes; `nil` when it is not
+    /// courier's answer, or an entry of its feed) describes; `nil` when it is not
     /// CloudKit's.
     public init?(fromRemoteNotificationDictionary notificationDictionary: [AnyHashable: Any]) {
         guard let payload = NotificationPayload(notificationDictionary) else { return nil }

@@ -47,13 +47,14 @@ extension SchemaService {
     /// indexes, roles and grants, in one store transaction (``SchemaImportPlan``). A type or
     /// field development learned that `document` leaves out is dropped (records keep their
     /// values; a save teaches the field again). Answers development's schema as it now is.
-    /// - Throws: `BAD_REQUEST`, with nothing changed, for a name CloudKit does not allow, or when
+    /// - Throws: `BAD_REQUEST`, with nothing changed, for a name CloudKit does not allow, when
     ///   `document` would drop or retype a record type or field production has (deploy only ever
-    ///   adds, so production's schema stays within development's).
+    ///   adds, so production's schema stays within development's), or retype a field development has.
     public func importDocument(_ document: SchemaDocument, container: String) async throws(CoreError) -> SchemaDescription {
         try SchemaImportPlan.check(document)
         let production = try await describe(container: container, environment: .production)
         try SchemaImportPlan.checkKeeps(production, document: document)
+        try SchemaImportPlan.checkRetypes(try await describe(container: container, environment: .development), document: document)
         let replacement = SchemaImportPlan.replacement(document, container: container, environment: .development)
         do {
             try await store.replaceSchema(replacement)

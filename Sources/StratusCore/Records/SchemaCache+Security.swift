@@ -22,6 +22,7 @@ extension SchemaCache {
     private func loadDeclared(container: String, environment: ContainerEnvironment) async throws(StoreError) -> Declared {
         let key = Key(container: container, environment: environment)
         if let cached = documentCache.withLock({ $0[key] }) { return cached }
+        let loadedAt = generation.withLock { $0 }
         let text = try await store.schemaDocument(container: container, environment: environment)
         var document: SchemaDocument?
         if let text {
@@ -32,7 +33,7 @@ extension SchemaCache {
             }
         }
         let declared = Declared(document: document, roles: SecurityRoles(document: document))
-        documentCache.withLock { $0[key] = declared }
+        cacheUnlessForgotten(since: loadedAt) { documentCache.withLock { $0[key] = declared } }
         return declared
     }
 
@@ -52,12 +53,21 @@ extension SchemaCache {
     /// Each user of a container with the roles they hold (loaded from the store on first use).
     func memberships(container: String) async throws(StoreError) -> [String: Set<String>] {
         if let cached = memberCache.withLock({ $0[container] }) { return cached }
+        let loadedAt = generation.withLock { $0 }
         var loaded: [String: Set<String>] = [:]
         let members = try await store.roleMembers(container: container)
         for member in members {
             loaded[member.userRecordName, default: []].insert(member.role)
         }
-        memberCache.withLock { $0[container] = loaded }
+        cacheUnlessForgotten(since: loadedAt) { memberCache.withLock { $0[container] = loaded } }
         return loaded
+    }
+
+    /// Runs `store` (caching a value read from the store) unless a forget came after `generation`
+    /// was read: the value may predate what was forgotten, and is read again next time.
+    private func cacheUnlessForgotten(since loadedAt: UInt64, _ store: () -> Void) {
+        generation.withLock { current in
+            if current == loadedAt { store() }
+        }
     }
 }

@@ -33,6 +33,9 @@ final class SchemaCache: Sendable {
     let documentCache = Mutex<[Key: Declared]>([:])
     /// Container → user → the roles made with CREATE ROLE they hold (`SchemaCache+Security`).
     let memberCache = Mutex<[String: [String: Set<String>]]>([:])
+    /// Moves on with every ``forgetLocally(container:)``: a value read from the store before a
+    /// forget is not cached after it (it may be what the forget was for).
+    let generation = Mutex<UInt64>(0)
     let store: any RecordStore & SchemaStore & SchemaDocumentStore
     private let relay: InstanceRelay
 
@@ -69,6 +72,7 @@ final class SchemaCache: Sendable {
     /// Drops what is cached for a container (`*`: every container) here only.
     func forgetLocally(container: Substring) {
         let all = container == "*"
+        generation.withLock { $0 &+= 1 }
         schemas.withLock { cache in cache = cache.filter { !all && $0.key.container != container } }
         indexes.withLock { cache in cache = cache.filter { !all && $0.key.container != container } }
         documentCache.withLock { cache in cache = cache.filter { !all && $0.key.container != container } }
@@ -82,7 +86,9 @@ final class SchemaCache: Sendable {
         let key = Key(container: container, environment: environment)
         if let cached = schemas.withLock({ $0[key] }) { return cached }
         var loaded = try await store.schema(container: container, environment: environment)
-        let declaredTypes = try await declared(container: container, environment: environment)?.recordTypes ?? []
+        // A document that does not parse refuses the public database's access (securityRoles);
+        // it does not stop writes: its types only add to what the store learned.
+        let declaredTypes = (try? await declared(container: container, environment: environment))??.recordTypes ?? []
         for recordType in declaredTypes where loaded[recordType.name] == nil {
             loaded[recordType.name] = [:]
         }

@@ -50,20 +50,33 @@ enum SchemaImportPlan {
     /// no changes").
     /// - Throws: `BAD_REQUEST` naming the first record type or field it would drop or retype.
     static func checkKeeps(_ production: SchemaDescription, document: SchemaDocument) throws(CoreError) {
-        for recordType in production.recordTypes {
+        try checkTypes(of: production, in: "production", document: document, mayDrop: false)
+    }
+
+    /// - Throws: `BAD_REQUEST` when `document` gives a field development has another type: its
+    ///   records keep values of the type they were saved with, so CloudKit never retypes a field
+    ///   (leave it out of one import, which drops it, and add it again in the next).
+    static func checkRetypes(_ development: SchemaDescription, document: SchemaDocument) throws(CoreError) {
+        try checkTypes(of: development, in: "development", document: document, mayDrop: true)
+    }
+
+    private static func checkTypes(of schema: SchemaDescription, in environment: String, document: SchemaDocument, mayDrop: Bool) throws(CoreError) {
+        for recordType in schema.recordTypes {
             guard let kept = document.recordType(named: recordType.name) else {
+                if mayDrop { continue }
                 throw refusal("it leaves out record type '\(recordType.name)', which production has (deployed types and fields are never dropped)")
             }
             for field in recordType.fields where !field.name.hasPrefix("___") {
                 guard let type = field.type else { continue }
                 guard let written = kept.field(named: field.name) else {
+                    if mayDrop { continue }
                     throw refusal(
                         "it leaves out field '\(field.name)' of record type '\(recordType.name)', which production has (deployed types and fields are never dropped)"
                     )
                 }
                 guard normalized(storedType(of: written.type)) == normalized(type) else {
                     throw refusal(
-                        "field '\(field.name)' of record type '\(recordType.name)' is \(SchemaFieldType(wireType: type)) in production; the file makes it \(written.type)"
+                        "field '\(field.name)' of record type '\(recordType.name)' is \(SchemaFieldType(wireType: type)) in \(environment); the file makes it \(written.type) (a field's type never changes)"
                     )
                 }
             }
