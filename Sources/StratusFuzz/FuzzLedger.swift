@@ -30,11 +30,27 @@ struct FuzzLedger {
         }
     }
 
-    /// A field's value in the last acknowledged save that wrote it (`nil`: cleared), and when the
-    /// server saved it.
+    /// A field's value in the last acknowledged save that wrote it (`nil`: cleared), and where
+    /// the server's saves put it.
     struct Acknowledged: Equatable {
         var value: String?
-        var savedAt: Int64
+        var savedAt: SaveOrder
+    }
+
+    /// Where a save stands among the server's saves: its save time, and — where two saves share a
+    /// millisecond — its change tag, which on Stratus is the global change sequence (base 36).
+    struct SaveOrder: Comparable {
+        var milliseconds: Int64
+        var sequence: Int64
+
+        init(_ record: Record) {
+            milliseconds = record.modified?.timestamp ?? 0
+            sequence = record.recordChangeTag.flatMap { Int64($0, radix: 36) } ?? 0
+        }
+
+        static func < (lhs: SaveOrder, rhs: SaveOrder) -> Bool {
+            (lhs.milliseconds, lhs.sequence) < (rhs.milliseconds, rhs.sequence)
+        }
     }
 
     /// What the record must look like on the server, by `owner/zone/name` (the same name may
@@ -103,7 +119,7 @@ struct FuzzLedger {
                 continue
             }
             guard let server = try store.record(intent.key)?.serverRecord else { continue }
-            let savedAt = server.modified?.timestamp ?? 0
+            let savedAt = SaveOrder(server)
             var fields: [String: Acknowledged] = [:]
             if case .fields(let known)? = expected[name] { fields = known }
             var held = false
@@ -116,7 +132,7 @@ struct FuzzLedger {
                 }
                 held = true
                 // A device may learn late that its save was acknowledged (it stayed pending for
-                // another change): the server's save time orders acknowledgements, not this call.
+                // another change): the server's save order ranks acknowledgements, not this call.
                 if let later = fields[write.name], later.savedAt > savedAt { continue }
                 fields[write.name] = Acknowledged(value: write.value, savedAt: savedAt)
             }
