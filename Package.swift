@@ -294,7 +294,7 @@ let package = Package(
         .testTarget(
             name: "CloudKitTests",
             dependencies: [
-                "CloudKit", "StratusTesting", "StratusServerRun", "StratusServer", "StratusCore", "StratusModel", "StratusProcess", "stratus",
+                "CloudKit", "StratusCloudKitTesting", "StratusTesting", "StratusServerRun", "StratusServer", "StratusCore", "StratusModel", "StratusProcess", "stratus",
                 .product(name: "Logging", package: "swift-log"),
             ],
             // Archives written by Apple's CloudKit (ArchiveCompatibilityTests).

@@ -1,4 +1,5 @@
 import CloudKit
+import StratusCloudKitTesting
 import Foundation
 
 /// One device of a notes app that syncs with `CKSyncEngine`, its delegate written as Apple
@@ -154,7 +155,7 @@ actor NoteDevice: CKSyncEngineDelegate {
     // MARK: - CKSyncEngineDelegate
 
     func handleEvent(_ event: CKSyncEngine.Event, syncEngine: CKSyncEngine) async {
-        events.append(Self.label(event))
+        events.append(event.milestone)
         switch event {
         case .stateUpdate(let update):
             stateSerialization = update.stateSerialization
@@ -296,30 +297,5 @@ actor NoteDevice: CKSyncEngineDelegate {
         let record = (server?.copy() as? CKRecord) ?? CKRecord(recordType: recordType, recordID: id)
         record["text"] = text
         return record
-    }
-
-    private static func label(_ event: CKSyncEngine.Event) -> String {
-        switch event {
-        case .stateUpdate: "stateUpdate"
-        case .accountChange(let change): "accountChange \(accountLabel(change.changeType))"
-        case .fetchedDatabaseChanges: "fetchedDatabaseChanges"
-        case .fetchedRecordZoneChanges: "fetchedRecordZoneChanges"
-        case .sentDatabaseChanges: "sentDatabaseChanges"
-        case .sentRecordZoneChanges: "sentRecordZoneChanges"
-        case .willFetchChanges: "willFetchChanges"
-        case .willFetchRecordZoneChanges(let will): "willFetchRecordZoneChanges \(will.zoneID.zoneName)"
-        case .didFetchRecordZoneChanges(let did): "didFetchRecordZoneChanges \(did.zoneID.zoneName)"
-        case .didFetchChanges: "didFetchChanges"
-        case .willSendChanges: "willSendChanges"
-        case .didSendChanges: "didSendChanges"
-        }
-    }
-
-    private static func accountLabel(_ change: CKSyncEngine.Event.AccountChange.ChangeType) -> String {
-        switch change {
-        case .signIn: "signIn"
-        case .signOut: "signOut"
-        case .switchAccounts: "switchAccounts"
-        }
     }
 }

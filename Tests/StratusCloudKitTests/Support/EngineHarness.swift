@@ -218,7 +218,7 @@ final class EngineHarness: CKSyncEngineDelegate, Sendable {
     // MARK: - CKSyncEngineDelegate
 
     func handleEvent(_ event: CKSyncEngine.Event, syncEngine: CKSyncEngine) async {
-        let label = Self.label(event)
+        let label = event.milestone
         let due = stored.withLock { stored -> [CheckedContinuation<Void, Never>] in
             stored.log.events.append(event)
             stored.log.labels.append(label)
@@ -278,30 +278,5 @@ final class EngineHarness: CKSyncEngineDelegate, Sendable {
         var options = context.options
         if let scope = stored.withLock({ $0.log.fetchScope }) { options.scope = scope }
         return options
-    }
-
-    private static func label(_ event: CKSyncEngine.Event) -> String {
-        switch event {
-        case .stateUpdate: "stateUpdate"
-        case .accountChange(let change): "accountChange \(accountLabel(change.changeType))"
-        case .fetchedDatabaseChanges: "fetchedDatabaseChanges"
-        case .fetchedRecordZoneChanges: "fetchedRecordZoneChanges"
-        case .sentDatabaseChanges: "sentDatabaseChanges"
-        case .sentRecordZoneChanges: "sentRecordZoneChanges"
-        case .willFetchChanges: "willFetchChanges"
-        case .willFetchRecordZoneChanges(let will): "willFetchRecordZoneChanges \(will.zoneID.zoneName)"
-        case .didFetchRecordZoneChanges(let did): "didFetchRecordZoneChanges \(did.zoneID.zoneName)"
-        case .didFetchChanges: "didFetchChanges"
-        case .willSendChanges: "willSendChanges"
-        case .didSendChanges: "didSendChanges"
-        }
-    }
-
-    private static func accountLabel(_ change: CKSyncEngine.Event.AccountChange.ChangeType) -> String {
-        switch change {
-        case .signIn: "signIn"
-        case .signOut: "signOut"
-        case .switchAccounts: "switchAccounts"
-        }
     }
 }
