@@ -21,13 +21,6 @@ actor NoteDevice: CKSyncEngineDelegate {
     }
 
     /// How the delegate answers `nextRecordZoneChangeBatch`.
-    enum BatchStyle: Sendable {
-        /// `RecordZoneChangeBatch(pendingChanges:recordProvider:)`, as Apple's sample app does.
-        case pendingChanges
-        /// Every pending change in one batch made with `init(recordsToSave:recordIDsToDelete:atomicByZone:)`.
-        case everythingAtOnce(atomicByZone: Bool)
-    }
-
     static let recordType = "Note"
 
     let database: CKDatabase
@@ -218,25 +211,8 @@ actor NoteDevice: CKSyncEngineDelegate {
         let pending = syncEngine.state.pendingRecordZoneChanges.filter { context.options.scope.contains($0) }
         let notes = self.notes
         let serverRecords = self.serverRecords
-        let batch: CKSyncEngine.RecordZoneChangeBatch?
-        switch batchStyle {
-        case .pendingChanges:
-            batch = await CKSyncEngine.RecordZoneChangeBatch(pendingChanges: pending) { id in
-                notes[id.recordName].map { Self.record(id, text: $0, server: serverRecords[id.recordName]) }
-            }
-        case .everythingAtOnce(let atomicByZone):
-            var saves: [CKRecord] = []
-            var deletes: [CKRecord.ID] = []
-            for change in pending {
-                switch change {
-                case .saveRecord(let id):
-                    if let text = notes[id.recordName] { saves.append(Self.record(id, text: text, server: serverRecords[id.recordName])) }
-                case .deleteRecord(let id):
-                    deletes.append(id)
-                }
-            }
-            batch = saves.isEmpty && deletes.isEmpty
-                ? nil : CKSyncEngine.RecordZoneChangeBatch(recordsToSave: saves, recordIDsToDelete: deletes, atomicByZone: atomicByZone)
+        let batch = await batchStyle.batch(of: pending) { id in
+            notes[id.recordName].map { Self.record(id, text: $0, server: serverRecords[id.recordName]) }
         }
         if let batch { batchSizes.append(batch.recordsToSave.count + batch.recordIDsToDelete.count) }
         return batch

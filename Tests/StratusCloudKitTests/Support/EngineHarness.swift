@@ -23,13 +23,6 @@ final class EngineHarness: CKSyncEngineDelegate, Sendable {
     static let recordType = "Note"
 
     /// How the delegate answers `nextRecordZoneChangeBatch`.
-    enum BatchStyle: Sendable {
-        /// `RecordZoneChangeBatch(pendingChanges:recordProvider:)`, as Apple's sample app does.
-        case pendingChanges
-        /// Every pending change in one batch of `init(recordsToSave:recordIDsToDelete:atomicByZone:)`.
-        case everythingAtOnce(atomicByZone: Bool)
-    }
-
     /// What the delegate saw and holds.
     struct Log: Sendable {
         var events: [CKSyncEngine.Event] = []
@@ -248,25 +241,7 @@ final class EngineHarness: CKSyncEngineDelegate, Sendable {
     func nextRecordZoneChangeBatch(_ context: CKSyncEngine.SendChangesContext, syncEngine: CKSyncEngine) async -> CKSyncEngine.RecordZoneChangeBatch? {
         let pending = syncEngine.state.pendingRecordZoneChanges.filter { context.options.scope.contains($0) }
         let (records, style) = stored.withLock { ($0.log.records, $0.log.batchStyle) }
-        let batch: CKSyncEngine.RecordZoneChangeBatch?
-        switch style {
-        case .pendingChanges:
-            batch = await CKSyncEngine.RecordZoneChangeBatch(pendingChanges: pending) { id in records[id]?.copy() as? CKRecord }
-        case .everythingAtOnce(let atomicByZone):
-            var saves: [CKRecord] = []
-            var deletes: [CKRecord.ID] = []
-            for change in pending {
-                switch change {
-                case .saveRecord(let id):
-                    if let record = records[id]?.copy() as? CKRecord { saves.append(record) }
-                case .deleteRecord(let id):
-                    deletes.append(id)
-                }
-            }
-            batch =
-                saves.isEmpty && deletes.isEmpty
-                ? nil : CKSyncEngine.RecordZoneChangeBatch(recordsToSave: saves, recordIDsToDelete: deletes, atomicByZone: atomicByZone)
-        }
+        let batch = await style.batch(of: pending) { id in records[id]?.copy() as? CKRecord }
         if let batch {
             let size = batch.recordsToSave.count + batch.recordIDsToDelete.count
             stored.withLock { $0.log.batchSizes.append(size) }
