@@ -19,16 +19,14 @@ public struct RecordService: Sendable {
     /// Applies the operations in order, one store transaction for the zone.
     ///
     /// Per-item failures come back in place of their records; in an atomic zone (with `atomic`
-    /// not `false`) one failure fails every item and writes nothing.
+    /// not `false`) one failure fails every item and writes nothing. The decisions are
+    /// `ModifyPlan`'s; this loads what it needs and applies the batch it gives.
     /// - Throws: ``CoreError`` for request-level failures (limits, credentials); nothing is written.
     public func modify(_ request: ModifyRecordsRequest, scope: RequestScope, logger: Logger) async throws(CoreError) -> RecordsResponse {
         let database = try access.database(for: scope)
         try configuration.checkCount(request.operations.count, of: "operations", limit: configuration.limits.operationsPerModify(scope.extensions))
         guard let user = scope.caller.userRecordName else { throw access.authenticationRequired(scope) }
-        let names = OperationPlanner.names(of: request.operations)
-        if let duplicate = firstDuplicate(names) {
-            throw CoreError.badRequest("more than one operation for record '\(duplicate)'")
-        }
+        let names = try ModifyPlan.names(of: request.operations)
         let links = try await assets.links(for: scope)
         let hasAssets = request.operations.contains { operation in operation.record.fields?.values.contains { $0.type.isAsset } ?? false }
         let receipts = hasAssets ? try await assets.receipts(for: scope, user: user) : nil
@@ -48,44 +46,40 @@ public struct RecordService: Sendable {
                 schema: schema, existingTypes: try await existingTypes(request, names: names, zone: target.zone),
                 mayLearn: ref.environment == .development, shares: shares, recordBytes: configuration.limits.recordBytes
             )
-            var plans = zip(request.operations, names).map { operation, name in
+            var items = zip(request.operations, names).map { operation, name in
                 planner.plan(operation, name: name, requestDesiredKeys: request.desiredKeys)
             }
             if let view = target.view {
-                plans = try await sharedPlans(plans, request: request, names: names, view: view, user: user)
+                items = try await sharedPlans(items, request: request, names: names, view: view, user: user)
             }
-            if let receipts { plans = Self.checkAssets(plans, names: names, receipts: receipts) }
-            if let fault = scope.itemFault { plans = Self.inject(fault, into: plans, operations: request.operations, names: names) }
-            // Custom zones commit atomically, the default zone never: the zone is not read here,
-            // the store checks that it exists inside the batch's transaction.
-            let atomic = (request.atomic ?? true) && !isDefaultZone
-            let mapper = RecordMapper(zoneID: target.zoneID, links: links)
-            if atomic, plans.contains(where: { if case .failure = $0 { true } else { false } }) {
+            var plan = ModifyPlan(
+                operations: request.operations, names: names, items: items, requestedAtomic: request.atomic, isDefaultZone: isDefaultZone
+            )
+            if let receipts { plan.checkAssets(against: receipts) }
+            if let fault = scope.itemFault { plan.inject(fault) }
+            // The zone is not read on the way to a batch (the store checks that it exists inside the
+            // batch's transaction); an atomic batch that fails before the store reads it here, so a
+            // missing zone still answers ZONE_NOT_FOUND.
+            if let failed = plan.atomicFailure {
                 guard try await store.zone(target.zone) != nil else {
                     return await zoneMissing(names, request.zoneID, in: database)
                 }
-                return RecordsResponse(records: zip(plans, names).map { plan, name in
-                    if case .failure(let error) = plan { return .failure(error) }
-                    return .failure(RecordErrors.atomic(name))
-                })
+                return RecordsResponse(records: failed)
             }
             // Public database: the schema's security roles (CloudKit's defaults without one) say who
             // creates records of each type and who changes them; the batch checks each live row.
             let rights = try await PublicAccess.resolve(scope, database: database, schema: self.schema)?.writeRights
-            let writes = plans.compactMap { plan -> RecordWrite? in
-                guard case .write(let write, _) = plan else { return nil }
-                return write
-            }
+            let writes = plan.writes
             var outcomes: [WriteOutcome] = []
             if !writes.isEmpty {
                 let author = ChangeAuthor(userRecordName: user, deviceID: scope.deviceID, timestamp: configuration.now())
                 let batch = ZoneBatch(
-                    zone: target.zone, atomic: atomic, writes: writes, author: author,
+                    zone: target.zone, atomic: plan.atomic, writes: writes, author: author,
                     schema: planner.newFields, schemaMayGrow: ref.environment == .development, rights: rights
                 )
                 let result = try await store.apply(batch)
                 push.publish(CommitEvent(result, batch: batch))
-                if result.outcomes.contains(where: { if case .failed = $0 { false } else { true } }) {
+                if ModifyPlan.schemaLearns(from: result.outcomes) {
                     self.schema.learn(planner.newFields, container: ref.container, environment: ref.environment)
                 }
                 outcomes = result.outcomes
@@ -94,16 +88,8 @@ public struct RecordService: Sendable {
             let renderer = try await ShareRenderer.load(
                 for: saved, in: target.zone, caller: user, store: store, urlPrefix: configuration.shareURLPrefix
             )
-            var remaining = outcomes.makeIterator()
-            let records = zip(plans, names).map { plan, name -> RecordResult in
-                switch plan {
-                case .failure(let error): return .failure(error)
-                case .answered(let result): return result
-                case .write(_, let desiredKeys):
-                    guard let outcome = remaining.next() else { return .failure(RecordErrors.atomic(name)) }
-                    return RecordErrors.result(of: outcome, name: name, desiredKeys: desiredKeys, mapper: mapper, shares: renderer)
-                }
-            }
+            let mapper = RecordMapper(zoneID: target.zoneID, links: links)
+            let records = plan.results(of: outcomes, mapper: mapper, shares: renderer)
             logger.debug("records/modify", metadata: ["operations": "\(names.count)", "zone": "\(target.zone.name)"])
             return RecordsResponse(records: records)
         } catch where error.kind == .zoneNotFound {
@@ -125,43 +111,11 @@ public struct RecordService: Sendable {
         return types
     }
 
-    /// An injected item fault: the writes of its record type (every write without one) fail with its code.
-    private static func inject(
-        _ fault: ItemFault, into plans: [OperationPlanner.Plan], operations: [RecordOperation], names: [String]
-    ) -> [OperationPlanner.Plan] {
-        zip(plans, zip(operations, names)).map { plan, item in
-            guard case .write = plan, fault.recordType == nil || item.0.record.recordType == fault.recordType else { return plan }
-            return .failure(RecordError(
-                recordName: item.1, serverErrorCode: fault.code, reason: FiredFault.reason(fault.faultID), uuid: ErrorUUID.make(),
-                retryAfter: fault.code == .throttled || fault.code == .tryAgainLater ? 1 : nil
-            ))
-        }
-    }
-
-    /// The plans with each write's assets checked against its receipts (see ``AssetReceipts``).
-    private static func checkAssets(
-        _ plans: [OperationPlanner.Plan], names: [String], receipts: AssetReceipts
-    ) -> [OperationPlanner.Plan] {
-        zip(plans, names).map { plan, name in
-            guard case .write(let write, let desiredKeys) = plan else { return plan }
-            switch receipts.check(write) {
-            case .success(let checked): return .write(checked, desiredKeys: desiredKeys)
-            case .failure(let refusal):
-                return .failure(RecordError(recordName: name, serverErrorCode: .badRequest, reason: refusal.reason, uuid: ErrorUUID.make()))
-            }
-        }
-    }
-
     /// Every record's answer when the zone is missing: `ZONE_NOT_FOUND`, saying so when the user
     /// purged the zone or reset their encrypted data (see ``ZoneTarget/missing(_:in:access:store:)``).
     private func zoneMissing(_ names: [String], _ zoneID: ZoneID?, in database: DatabaseKey) async -> RecordsResponse {
         let error = await ZoneTarget.missing(zoneID, in: database, access: access, store: store)
         return RecordsResponse(records: names.map { .failure(RecordError(recordName: $0, error)) })
-    }
-
-    private func firstDuplicate(_ names: [String]) -> String? {
-        var seen = Set<String>()
-        return names.first { !seen.insert($0).inserted }
     }
 
     // MARK: - Lookup
