@@ -146,11 +146,18 @@ let package = Package(
             name: "StratusServerRun",
             dependencies: [
                 "StratusServer",
+                "StratusConsole",
                 "StratusCore",
                 "StratusStore",
                 "StratusStoreSQLite",
+                "StratusStorePostgres",
+                "StratusModel",
+                "StratusProcess",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             exclude: ["README.md"],
             swiftSettings: swiftSettings
@@ -203,6 +210,8 @@ let package = Package(
             dependencies: [
                 "StratusModel",
                 "StratusProcess",
+                // The one launcher of a server process (`ServerProcess`).
+                "StratusServerRun",
                 // The cloudkit workload: the module's overhead against raw CKWS JSON.
                 "StratusCloudKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -280,11 +289,13 @@ let package = Package(
                 "StratusServer",
                 "StratusCore",
                 "StratusStore",
-                "StratusStorePostgres", "StratusStoreTesting",
+                "StratusStorePostgres", "StratusStoreTesting", "StratusServerTesting",
                 "StratusModel",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ],
             swiftSettings: testSwiftSettings
         ),
@@ -331,7 +342,7 @@ let package = Package(
         .target(
             name: "StratusServerTesting",
             dependencies: [
-                "StratusServer", "StratusConsole", "StratusCore", "StratusStore", "StratusStorePostgres", "StratusStoreTesting", "StratusModel",
+                "StratusServer", "StratusServerRun", "StratusConsole", "StratusCore", "StratusStore", "StratusStorePostgres", "StratusStoreTesting", "StratusModel",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -354,7 +365,7 @@ let package = Package(
         .testTarget(
             name: "StratusServerTests",
             dependencies: [
-                "StratusServerTesting",
+                "StratusServerTesting", "StratusServerRun",
                 "StratusServer",
                 "StratusConsole",
                 "StratusCore",

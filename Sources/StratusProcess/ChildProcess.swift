@@ -102,12 +102,24 @@ package enum ChildProcess {
     /// `pid` has exited.
     package static func terminate(_ pid: pid_t, within seconds: Double = 30) async {
         guard isRunning(pid) else { return }
-        kill(pid, SIGTERM)
+        _ = killSignal(pid, SIGTERM)
         let deadline = ContinuousClock.now + .seconds(seconds)
         while ContinuousClock.now < deadline, isRunning(pid) { try? await Task.sleep(for: .milliseconds(10)) }
         if isRunning(pid) {
-            kill(pid, SIGKILL)
+            _ = killSignal(pid, SIGKILL)
             _ = await ending(of: pid)
         }
     }
+
+    /// SIGKILL (no handler runs, nothing is flushed), then waits until `pid` has exited.
+    package static func kill(_ pid: pid_t) async {
+        guard isRunning(pid) else { return }
+        _ = killSignal(pid, SIGKILL)
+        _ = await ending(of: pid)
+    }
+}
+
+/// The C library's `kill`, under a name ``ChildProcess``'s own `kill` does not hide.
+private func killSignal(_ pid: pid_t, _ signal: Int32) -> Int32 {
+    kill(pid, signal)
 }

@@ -9,12 +9,14 @@ import StratusConsole
 import StratusCore
 import StratusModel
 import StratusServer
+import StratusServerRun
 import StratusStore
 import StratusStorePostgres
 import StratusStoreTesting
 import Testing
 
-/// A Stratus server — its router, or with `live` a real socket (port 0) — over a real SQLite file
+/// A Stratus server — StratusServerRun's `ServerComposition`, served through its router, or with
+/// `live` on a real socket (port 0) — over a real SQLite file
 /// in a temp directory (or a PostgreSQL database of its own under `STRATUS_TEST_STORE=postgres`:
 /// ``TestStore``), seeded like `stratus serve --dev`.
 package struct TestServer {
@@ -58,23 +60,18 @@ package struct TestServer {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { if directory == nil { try? FileManager.default.removeItem(at: dir) } }
         let (store, closeStore) = try await TestStore.open(directory: dir, file: "stratus.sqlite")
-        var configuration = CoreConfiguration(limits: limits, buggify: buggify)
-        configuration.signInListsAccounts = devSignIn
-        configuration.requireIndexes = requireIndexes
-        if let now { configuration.now = now }
+        let composition = ServerComposition(
+            limits: limits, buggify: buggify, signInListsAccounts: devSignIn, requireIndexes: requireIndexes, now: now, http: http
+        )
         let blobDirectory = dir.appendingPathComponent("blobs", isDirectory: true)
-        let services = StratusServices(store: store, blobs: try FileBlobStore(directory: blobDirectory), configuration: configuration)
+        let services = try composition.services(store: store, blobDirectory: blobDirectory, serverURL: nil)
         let credentials = try await DevSeeder(identity: services.identity).seed(
             previous: previous, serverURL: "http://127.0.0.1", containers: containers
         )
         var logger = given ?? Logger(label: "stratus-test")
         if given == nil { logger.logLevel = .warning }
-        let console = try Console(services: services)
-        if consoleLocalSignIn { console.offerLocalSignIn(adminToken: credentials.adminToken) }
-        let app = buildApplication(
-            services, host: "127.0.0.1", port: 0, options: http, metrics: TestMetrics.registry, logger: logger,
-            mount: { console.register(on: $0) }
-        )
+        let (app, console) = try composition.application(services, port: 0, metrics: TestMetrics.registry, logger: logger)
+        if consoleLocalSignIn { console?.offerLocalSignIn(adminToken: credentials.adminToken) }
         do {
             let result = try await app.test(live ? .live : .router) { client in
                 try await body(TestServer(client: client, credentials: credentials, blobDirectory: blobDirectory, identity: services.identity))

@@ -3,7 +3,6 @@ import StratusCloudKit
 import StratusCore
 import StratusModel
 import StratusProcess
-import StratusServer
 import StratusServerRun
 
 /// A Stratus development server inside the test process: a free port on 127.0.0.1, a temporary
@@ -70,16 +69,10 @@ public final class StratusTestServer: Sendable {
     }
 
     private static func start(directory: URL, port: Int, containers: [String]) async throws -> StratusTestServer {
-        let serverURL = "http://127.0.0.1:\(port)"
-        var configuration = CoreConfiguration(
-            limits: .strict, signInURL: "\(serverURL)/stratus/v1/auth/signin", shareURLPrefix: "\(serverURL)/share/"
-        )
-        configuration.signInListsAccounts = true
-        let run = try await ServerRun.start(directory: directory, port: port, configuration: configuration, options: HTTPOptions(corsOrigin: "*"))
+        let run = try await ServerRun.start(directory: directory, port: port, composition: .development)
         do {
-            let credentials = try await DevSeeder(identity: run.services.identity).seed(previous: nil, serverURL: serverURL, containers: containers)
-            try credentials.write(to: directory.appendingPathComponent("dev-credentials.json"))
-            guard let url = URL(string: serverURL) else { throw StratusTestServerError("bad server URL \(serverURL)") }
+            let credentials = try await run.seedDevelopment(containers: containers).credentials
+            guard let url = URL(string: run.url) else { throw StratusTestServerError("bad server URL \(run.url)") }
             return StratusTestServer(url: url, credentials: credentials, directory: directory, run: run)
         } catch {
             try? await run.stop()

@@ -49,15 +49,16 @@ struct Bench: AsyncParsableCommand {
         } else {
             let binary = stratusBinary.map { URL(fileURLWithPath: $0) }
                 ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stratus")
-            target = try await ServerUnderTest(startingBinary: binary, port: port, client: client, store: store, instances: instances)
+            target = try await ServerUnderTest(startingBinary: binary, port: port, store: store, instances: instances)
         }
-        defer { target.stop() }
         do {
             try await measure(target, client: client)
         } catch {
+            await target.stop()
             try? await client.shutdown()
             throw error
         }
+        await target.stop()
         try await client.shutdown()
     }
 

@@ -4,6 +4,7 @@ import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
 import StratusModel
+import StratusServerRun
 import Synchronization
 
 /// The server a benchmark drives: started here (`stratus serve --dev` in a temp directory, the
@@ -13,7 +14,7 @@ import Synchronization
 final class ServerUnderTest: @unchecked Sendable {
     let credentials: DevCredentials
     let dataDirectory: URL?
-    private let processes: [Process]
+    private let processes: [ServerProcess]
     /// Every instance's URL; ``url(_:account:)`` takes them in turn.
     private let baseURLs: [String]
     private let turn = ManagedAtomicCounter()
@@ -24,44 +25,32 @@ final class ServerUnderTest: @unchecked Sendable {
     var instanceURLs: [String] { baseURLs }
 
     /// Starts `stratus serve --dev --limits lenient` on `port` (and the next ports for more
-    /// instances, on the same `store` and data directory) and waits until each answers.
-    init(startingBinary binary: URL, port: Int, client: HTTPClient, store: String? = nil, instances: Int = 1) async throws {
+    /// instances, on the same `store` and data directory) and waits until each is ready:
+    /// StratusServerRun's `ServerProcess`, the one launcher of a server process.
+    init(startingBinary binary: URL, port: Int, store: String? = nil, instances: Int = 1) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        var processes: [Process] = []
-        var credentials: DevCredentials?
-        for instance in 0..<max(instances, 1) {
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = [
-                "serve", "--dev", "--limits", "lenient", "--port", String(port + instance), "--data", directory.path, "--log-level", "error",
-                // The push workload holds 10,000 long-polls open at once.
-                "--max-connections", "12000",
-            ] + (store.map { ["--store", $0] } ?? [])
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            processes.append(process)
-            let file = directory.appendingPathComponent("dev-credentials.json")
-            let serverURL = "http://127.0.0.1:\(port + instance)"
-            var started = false
-            for _ in 0..<300 {
-                if let data = try? Data(contentsOf: file), (try? await ServerUnderTest.health(serverURL, client: client)) == true {
-                    if credentials == nil { credentials = try JSONDecoder().decode(DevCredentials.self, from: data) }
-                    started = true
-                    break
-                }
-                try await Task.sleep(for: .milliseconds(100))
+        let arguments = [
+            "--limits", "lenient", "--log-level", "error",
+            // The push workload holds 10,000 long-polls open at once.
+            "--max-connections", "12000",
+        ] + (store.map { ["--store", $0] } ?? [])
+        var processes: [ServerProcess] = []
+        do {
+            for instance in 0..<max(instances, 1) {
+                processes.append(try await ServerProcess.start(
+                    binary: binary.path, data: directory, port: port + instance, arguments: arguments, output: "/dev/null"
+                ))
             }
-            guard started else {
-                for process in processes { process.terminate() }
-                throw BenchError("stratus did not start on port \(port + instance)")
-            }
+        } catch {
+            for process in processes { await process.terminate() }
+            throw BenchError("stratus did not start: \(error)")
         }
-        guard let credentials else { throw BenchError("no credentials") }
+        guard let credentials = processes.first?.credentials else { throw BenchError("no credentials") }
         self.credentials = credentials
         self.processes = processes
         self.dataDirectory = directory
-        self.baseURLs = processes.indices.map { "http://127.0.0.1:\(port + $0)" }
+        self.baseURLs = processes.map(\.url)
     }
 
     /// Targets a running server whose dev credentials are in `credentialsFile`.
@@ -76,7 +65,7 @@ final class ServerUnderTest: @unchecked Sendable {
 
     /// The started server's resident memory (`VmRSS`), in MB; `nil` for a server not started here.
     func residentMegabytes() -> Double? {
-        guard let process = processes.first, let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+        guard let pid = processes.first?.pid, let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
             let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
         else { return nil }
@@ -86,15 +75,12 @@ final class ServerUnderTest: @unchecked Sendable {
     /// The CPU time (user and system) the started server used so far, in seconds; `nil` for a
     /// server not started here.
     func cpuSeconds() -> Double? {
-        guard let process = processes.first else { return nil }
-        return CPUTime.seconds(ofProcess: process.processIdentifier)
+        guard let pid = processes.first?.pid else { return nil }
+        return CPUTime.seconds(ofProcess: pid)
     }
 
-    func stop() {
-        for process in processes {
-            process.terminate()
-            process.waitUntilExit()
-        }
+    func stop() async {
+        for process in processes { await process.terminate() }
         if let dataDirectory { try? FileManager.default.removeItem(at: dataDirectory) }
     }
 
@@ -104,11 +90,6 @@ final class ServerUnderTest: @unchecked Sendable {
         let base = baseURLs[turn.next() % baseURLs.count]
         return "\(base)/database/1/\(credentials.container)/\(credentials.environment)/private/\(operation)"
             + "?ckAPIToken=\(credentials.apiToken)&ckWebAuthToken=\(token)"
-    }
-
-    static func health(_ serverURL: String, client: HTTPClient) async throws -> Bool {
-        let response = try await client.execute(HTTPClientRequest(url: "\(serverURL)/stratus/v1/health"), timeout: .seconds(2))
-        return response.status == .ok
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StratusModel
+import StratusServerRun
 
 /// Where an admin subcommand finds the server and its admin token: `--server` and
 /// `--admin-token` when given, else `STRATUS_URL` and `STRATUS_ADMIN_TOKEN`, else the data
@@ -40,10 +41,7 @@ struct AdminConnection: ParsableArguments {
 
     /// The URL of the server running on the data directory, as it recorded on start.
     private var runningServerURL: String? {
-        guard let file = dataDirectory?.appendingPathComponent("server.json"), let contents = FileManager.default.contents(atPath: file.path) else {
-            return nil
-        }
-        return try? JSONDecoder().decode(ServerLock.Holder.self, from: contents).url
+        dataDirectory.flatMap { ServerLock.holder(of: $0)?.url }
     }
 
     /// The admin client these options name.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StratusCore
 import StratusModel
+import StratusServerRun
 
 /// `stratus container`: your own container on a running server in one command — the container,
 /// a development API token, and (on a `serve --dev` data directory) a web auth token for each dev
@@ -53,7 +54,7 @@ struct ContainerCommand: AsyncParsableCommand {
                 var containers = (credentials.containers ?? []).filter { $0.identifier != identifier }
                 containers.append(entry)
                 credentials.containers = containers
-                try DevCredentialsFile(directory: directory).write(credentials)
+                try credentials.write(to: DevCredentialsFile(directory: directory).url)
                 print("container \(identifier) (development): its API token and \(entry.webAuthTokens.count) accounts' web auth tokens are in \(directory.path)/dev-credentials.json")
             }
         }

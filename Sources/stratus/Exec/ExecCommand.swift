@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StratusModel
 import StratusProcess
+import StratusServerRun
 import UnixSignals
 
 /// `stratus exec`: a development server for the length of one command, as Firebase's
@@ -55,9 +56,15 @@ struct ExecCommand: AsyncParsableCommand {
         // The log sits beside the data, not in it: a failed run keeps it for reading.
         let defaultLog = directory.path + ".log"
         let logFile = log == "-" ? nil : log ?? defaultLog
-        let server: DevServerProcess
+        let server: ServerProcess
         do {
-            server = try await DevServerProcess.start(data: directory, port: port, serveOptions: serveOptions, log: logFile)
+            // This very binary: `serve` of the same build.
+            guard let binary = Bundle.main.executableURL?.path ?? ChildProcess.resolve(CommandLine.arguments[0]) else {
+                throw ServerProcess.Failure(description: "cannot find the stratus binary to start the server (\(CommandLine.arguments[0]))")
+            }
+            server = try await ServerProcess.start(
+                binary: binary, data: directory, port: port, arguments: serveOptions, output: logFile, deadline: .seconds(60)
+            )
         } catch {
             Serve.sayError("stratus exec: \(error)")
             if temporary && !keepData { try? FileManager.default.removeItem(at: directory) }
@@ -74,7 +81,7 @@ struct ExecCommand: AsyncParsableCommand {
         }
         let ending = await ChildProcess.ending(of: commandPID)
         forwarding.cancel()
-        await server.stop()
+        await server.terminate()
         if temporary && !keepData {
             try? FileManager.default.removeItem(at: directory)
         } else {

@@ -1,6 +1,6 @@
 import Foundation
-import StratusCore
 import StratusFuzz
+import StratusCore
 import StratusModel
 import StratusServerRun
 
@@ -10,12 +10,12 @@ import StratusServerRun
 /// same store and port, as a server killed and restarted by its supervisor.
 actor FuzzHost {
     private let directory: URL
-    private let configuration: CoreConfiguration
+    private let composition: ServerComposition
     private var run: ServerRun
 
-    private init(directory: URL, configuration: CoreConfiguration, run: ServerRun) {
+    private init(directory: URL, composition: ServerComposition, run: ServerRun) {
         self.directory = directory
-        self.configuration = configuration
+        self.composition = composition
         self.run = run
     }
 
@@ -23,11 +23,11 @@ actor FuzzHost {
     static func start(buggify: BuggifySetting?) async throws -> (server: FuzzServer, stop: @Sendable () async -> Void) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-fuzz-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let configuration = CoreConfiguration(limits: .strict, buggify: buggify)
-        let run = try await ServerRun.start(directory: directory, port: 0, configuration: configuration)
+        let composition = ServerComposition(buggify: buggify, console: false)
+        let run = try await ServerRun.start(directory: directory, port: 0, composition: composition)
         let adminToken = run.services.identity.newAdminToken()
         try await run.services.identity.addAdminToken(adminToken)
-        let host = FuzzHost(directory: directory, configuration: configuration, run: run)
+        let host = FuzzHost(directory: directory, composition: composition, run: run)
         var server = FuzzServer(url: "http://127.0.0.1:\(run.port)", adminToken: adminToken)
         server.crash = { try await host.crash() }
         return (server, { await host.stop() })
@@ -36,7 +36,7 @@ actor FuzzHost {
     /// Cuts the server off mid-work and starts it again on the same store and port.
     func crash() async throws {
         await run.cut()
-        run = try await ServerRun.start(directory: directory, port: run.port, configuration: configuration)
+        run = try await ServerRun.start(directory: directory, port: run.port, composition: composition)
     }
 
     /// Stops gracefully (a run's verdict is in by then) and removes the store.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StratusCore
+import StratusServerRun
 
 /// `stratus serve --dev --schema app.ckdb`: a container's real schema from the first request.
 extension Serve {
@@ -24,17 +25,18 @@ extension Serve {
     }
 
     /// Gives the dev container `document` in development (as `stratus schema import` does), then
-    /// deploys it to production; exits when the store refuses it (production already has a type
-    /// or field the file leaves out, say). Runs before the dev credentials are written, so a
-    /// client that finds them finds the schema in place.
-    static func start(with document: SchemaDocument, from path: String, services: StratusServices) async {
+    /// deploys it to production.
+    /// - Throws: `ExitCode(1)`, having said why and cut the run off, when the store refuses it
+    ///   (production already has a type or field the file leaves out, say).
+    static func start(with document: SchemaDocument, from path: String, run: ServerRun) async throws {
         do {
-            _ = try await services.schema.importDocument(document, container: DevSeeder.container)
-            _ = try await services.schema.deploy(container: DevSeeder.container)
+            _ = try await run.services.schema.importDocument(document, container: DevSeeder.container)
+            _ = try await run.services.schema.deploy(container: DevSeeder.container)
             say("Schema: \(path) (\(document.recordTypes.count) record types) in \(DevSeeder.container), development and production")
         } catch {
             sayError("stratus: cannot start with the schema \(path): \(error)")
-            Foundation.exit(1)
+            await run.cut()
+            throw ExitCode(1)
         }
     }
 }

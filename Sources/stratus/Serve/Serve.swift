@@ -1,17 +1,12 @@
 import ArgumentParser
 import Foundation
-import Hummingbird
 import Logging
 import Metrics
 import Prometheus
-import ServiceLifecycle
-import StratusConsole
 import StratusCore
 import StratusModel
-import StratusProcess
 import StratusServer
-import StratusStore
-import StratusStorePostgres
+import StratusServerRun
 import UnixSignals
 
 /// `stratus serve`: runs the server on an SQLite store in `--data`, or on PostgreSQL with
@@ -75,7 +70,6 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
-        OpenFileLimit.raise()
         // The executable bootstraps logging and metrics (library code never does).
         if logFormat == .json { LoggingSystem.bootstrap { label in JSONLogHandler(label: label) } }
         let metrics = PrometheusCollectorRegistry()
@@ -95,72 +89,48 @@ struct Serve: AsyncParsableCommand {
             Serve.sayError("stratus: \(taken)")
             throw ExitCode(1)
         }
-        let opened = try await StoreChoice.open(url: storeURL, data: dataURL, logger: logger)
-        let store = opened.store
-        let storeDescription = opened.description
-
-        // 0.0.0.0 (a container's listen address) is no address to reach a server at.
-        let reachableHost = ["0.0.0.0", "::", "[::]"].contains(host) ? "127.0.0.1" : host
-        let serverURL = publicURL ?? "http://\(reachableHost):\(port)"
-        var configuration = CoreConfiguration(
-            limits: limits.limits, signInURL: "\(serverURL)/stratus/v1/auth/signin", shareURLPrefix: "\(serverURL)/share/",
-            buggify: buggify.map { BuggifySetting(rate: $0, seed: seed) }
-        )
-        // A development server's sign-in page lists its accounts; otherwise it asks for a password.
-        configuration.signInListsAccounts = dev
-        configuration.requireIndexes = requireIndexes
-        let blobs = try FileBlobStore(directory: dataURL.appendingPathComponent("blobs", isDirectory: true))
-        // On PostgreSQL, other instances may share the store: they keep in step through its signals.
-        let services = StratusServices(store: store, blobs: blobs, configuration: configuration, signals: store as? any InstanceSignals)
-        let options = HTTPOptions(
-            idleTimeout: .seconds(idleTimeout), bodyTimeout: .seconds(bodyTimeout), maximumConnections: maxConnections,
-            corsOrigin: corsOrigin ?? (dev ? "*" : nil)
+        let composition = ServerComposition(
+            limits: limits.limits, buggify: buggify.map { BuggifySetting(rate: $0, seed: seed) },
+            // A development server's sign-in page lists its accounts; otherwise it asks for a password.
+            signInListsAccounts: dev, requireIndexes: requireIndexes,
+            http: HTTPOptions(
+                idleTimeout: .seconds(idleTimeout), bodyTimeout: .seconds(bodyTimeout), maximumConnections: maxConnections,
+                corsOrigin: corsOrigin ?? (dev ? "*" : nil)
+            )
         )
         // The port is bound before anything is seeded or printed: a port in use fails at once.
-        let dev = self.dev
-        let containers = self.containers
-        let console = try Console(services: services)
-        let app = buildApplication(services, host: host, port: port, options: options, metrics: metrics, logger: logger) { boundPort in
-            if let schemaFile { await Serve.start(with: schemaFile.document, from: schemaFile.path, services: services) }
-            do {
-                if dev {
-                    let credentials = try await DataDirectoryLock(directory: dataURL).holding {
-                        try await DevCredentialsFile(directory: dataURL).seed(
-                            with: services, serverURL: serverURL, containers: containers, shared: claim == nil
-                        )
-                    }
-                    Serve.say(DevCredentialsFile.walkthrough(credentials))
-                    // A development server only this machine reaches: its browsers sign in at one click.
-                    if Serve.isLoopback(host) { console.offerLocalSignIn(adminToken: credentials.adminToken) }
-                } else {
-                    try await DataDirectoryLock(directory: dataURL).holding { try await AdminTokenFile(directory: dataURL).ensure(with: services) }
-                }
-                try claim?.record(url: "http://\(reachableHost):\(boundPort)")
-                Serve.say("Store: \(storeDescription)")
-                Serve.say("Stratus listening on http://\(host):\(boundPort)")
-                let tokenFile = dataURL.appendingPathComponent(dev ? "dev-credentials.json" : "admin-token").path
-                let oneClick = dev && Serve.isLoopback(host) ? "one click on this machine, or " : ""
-                Serve.say("Console: http://\(reachableHost):\(boundPort)/console (sign in with \(oneClick)the admin token in \(tokenFile))")
-            } catch {
-                Serve.say("stratus: cannot prepare the data directory: \(error)")
-                Foundation.exit(1)
-            }
-        } mount: { console.register(on: $0) }
-        // The store's own service first (PostgreSQL's pool, signals and drains), so it stops last;
-        // the application serves once the store is prepared. SIGTERM or SIGINT stops the server
-        // gracefully: the HTTP server stops taking requests and answers those in flight, Core's
-        // services drain (push delivery, the relay), then the store stops. A shutdown that hangs
-        // is cancelled.
-        let running = (opened.service.map { [ServiceGroupConfiguration.ServiceConfiguration(service: $0)] } ?? [])
-            + [.init(service: PreparedService(prepare: opened.prepare, service: app))]
-        let group = ServiceGroup(
-            configuration: .init(services: running, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).shuttingDownWithin(.seconds(30))
+        // SIGTERM or SIGINT stops the server gracefully.
+        let serverURL = publicURL ?? "http://\(ServerRun.reachable(host)):\(port)"
+        let run = try await ServerRun.start(
+            directory: dataURL, host: host, port: port, serverURL: serverURL, store: storeURL,
+            composition: composition, metrics: metrics, logger: logger, shutdownSignals: [.sigterm, .sigint]
         )
-        try await group.run()
+        // The schema is in place before the dev credentials are written: a client that finds
+        // them finds the schema.
+        if let schemaFile { try await Serve.start(with: schemaFile.document, from: schemaFile.path, run: run) }
+        do {
+            if dev {
+                let seeded = try await run.seedDevelopment(serverURL: serverURL, containers: containers)
+                if !seeded.reminted.isEmpty {
+                    Serve.say("dev credentials: minted again (the store no longer took them): \(seeded.reminted.joined(separator: ", "))")
+                }
+                Serve.say(DevWalkthrough.text(seeded.credentials))
+            } else {
+                try await run.holdingDirectory { try await AdminTokenFile(directory: dataURL).ensure(with: run.services) }
+            }
+            try claim?.record(url: run.url)
+        } catch {
+            Serve.sayError("stratus: cannot prepare the data directory: \(error)")
+            await run.cut()
+            throw ExitCode(1)
+        }
+        Serve.say("Store: \(run.storeDescription)")
+        Serve.say("Stratus listening on http://\(host):\(run.port)")
+        let tokenFile = dataURL.appendingPathComponent(dev ? "dev-credentials.json" : "admin-token").path
+        let oneClick = dev && ServerRun.isLoopback(host) ? "one click on this machine, or " : ""
+        Serve.say("Console: \(run.url)/console (sign in with \(oneClick)the admin token in \(tokenFile))")
+        try await run.wait()
     }
-
-    /// Whether `host` is reachable from this machine only.
-    static func isLoopback(_ host: String) -> Bool { ["127.0.0.1", "localhost", "::1"].contains(host) }
 
     /// A line on standard output, written unbuffered so it appears at once, even through a pipe.
     static func say(_ line: String) {

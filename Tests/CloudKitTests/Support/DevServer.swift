@@ -4,7 +4,6 @@ import Logging
 import StratusCore
 import StratusModel
 import StratusProcess
-import StratusServer
 import StratusServerRun
 #if canImport(Glibc)
 import Glibc
@@ -81,9 +80,6 @@ actor DevServer {
     }
 
     static func start(containers: [String] = []) async throws -> DevServer {
-        // Every server's store, blobs and connections are this process's files now: as many as
-        // the system allows, as `stratus serve` takes.
-        OpenFileLimit.raise()
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-ck-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         // A port another process takes between its pick and the bind: the next one.
@@ -150,23 +146,17 @@ actor DevServer {
         try? FileManager.default.removeItem(at: data)
     }
 
-    /// Serves ``data`` on ``port`` as `stratus serve --dev` does, and seeds it: the credentials of
-    /// the previous run (from `dev-credentials.json`) where the store still takes them, the
-    /// containers named at the start and any the file lists beside them (one made with `stratus
-    /// container create`, say); writes the file when anything changed. Returns once it listens.
+    /// Serves ``data`` on ``port`` as `stratus serve --dev` does (StratusServerRun's development
+    /// composition), and seeds it: the credentials of the previous run (`dev-credentials.json`)
+    /// where the store still takes them, the containers named at the start and any the file lists
+    /// beside them (one made with `stratus container create`, say). Returns once it listens.
     private func launch() async throws {
-        let url = self.url
-        var configuration = CoreConfiguration(limits: .strict, signInURL: "\(url)/stratus/v1/auth/signin", shareURLPrefix: "\(url)/share/")
-        configuration.signInListsAccounts = true
         let log = self.log.path
         var logger = Logger(label: "stratus") { label in LogFile(label: label, path: log) }
         logger.logLevel = .info
-        let run = try await ServerRun.start(directory: data, port: port, configuration: configuration, options: HTTPOptions(corsOrigin: "*"), logger: logger)
+        let run = try await ServerRun.start(directory: data, port: port, composition: .development, logger: logger)
         do {
-            let previous = (try? Data(contentsOf: credentials)).flatMap { try? JSONDecoder().decode(DevCredentials.self, from: $0) }
-            let kept = (previous?.containers ?? []).map(\.identifier).filter { !containers.contains($0) }
-            let seeded = try await DevSeeder(identity: run.services.identity).seed(previous: previous, serverURL: url, containers: containers + kept)
-            if seeded != previous { try seeded.write(to: credentials) }
+            _ = try await run.seedDevelopment(containers: containers)
         } catch {
             await run.cut()
             throw ServerFailure("the dev server could not be seeded: \(error)")

@@ -1,11 +1,7 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CloudKit
 import StratusProcess
+import StratusServerRun
 
 /// A real `stratus serve --dev` process on a free port with its own data directory, for the few
 /// tests that need the server to be a process of its own — killed outright (``crash()``: `kill -9`,
@@ -14,23 +10,19 @@ import StratusProcess
 /// API. Its accounts are the dev server's: alice, bob and carol. ``restart()`` stops it and starts
 /// it again on the same data directory and port: the dev server keeps its credentials there
 /// (re-validated, not re-minted), so containers made after it act as the same accounts.
-final class StratusServerProcess: @unchecked Sendable {
-    let port: Int
-    let data: URL
-    private let extra: [String]
-    private var pid: pid_t?
-    private var launches = 0
+final class StratusServerProcess: Sendable {
+    private let process: ServerProcess
 
+    var port: Int { process.port }
+    var data: URL { process.data }
     /// The server's dev credentials file (what ``StratusConnection/init(devCredentials:account:)`` reads).
-    var credentials: URL { data.appendingPathComponent("dev-credentials.json") }
+    var credentials: URL { process.credentialsFile }
     /// Everything every launch printed, in order (the server logs a line per request).
     var log: URL { data.appendingPathComponent("server.log") }
     let containerIdentifier = "iCloud.com.example.TravelJournal"
 
-    private init(port: Int, data: URL, extra: [String]) {
-        self.port = port
-        self.data = data
-        self.extra = extra
+    private init(process: ServerProcess) {
+        self.process = process
     }
 
     /// Starts a server and runs `body` with it; the server stops and its data goes afterwards,
@@ -64,88 +56,52 @@ final class StratusServerProcess: @unchecked Sendable {
         return await ChildProcess.ending(of: command).shellStatus
     }
 
+    /// `stratus serve --dev` (StratusServerRun's `ServerProcess`, the one launcher of a server
+    /// process) on a free port with a fresh data directory; returns once it is ready.
     static func start(_ extra: [String]) async throws -> StratusServerProcess {
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw ServerFailure("no stratus binary at \(binary.path): build the package first")
         }
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-ck-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        var failure: any Error = ServerFailure("stratus serve did not start; see \(data.path)/server.log")
-        for _ in 0..<5 {
-            let server = StratusServerProcess(port: try FreePort.pick(), data: data, extra: extra)
-            do {
-                try await server.launch()
-                return server
-            } catch {
-                failure = error
-                await server.terminate()
-            }
+        do {
+            let log = data.appendingPathComponent("server.log").path
+            return StratusServerProcess(process: try await ServerProcess.start(binary: binary.path, data: data, arguments: extra, output: log))
+        } catch {
+            try? FileManager.default.removeItem(at: data)
+            throw error
         }
-        try? FileManager.default.removeItem(at: data)
-        throw failure
     }
 
     /// Stops the process (SIGTERM, waiting for it to exit) and starts `stratus serve --dev` again
-    /// on the same data directory and port; returns once the new process listens.
+    /// on the same data directory and port; returns once the new process is ready.
     func restart() async throws {
-        await terminate()
-        try await launch()
+        await process.terminate()
+        try await process.launch()
     }
 
     /// Kills the process outright (`kill -9`: no request finishes, nothing is flushed but what
     /// the store committed) and starts `stratus serve --dev` again on the same data directory and
-    /// port; returns once the new process listens.
+    /// port; returns once the new process is ready.
     func crash() async throws {
-        if let pid {
-            kill(pid, SIGKILL)
-            _ = await ChildProcess.ending(of: pid)
-        }
-        pid = nil
-        try await launch()
+        await process.kill()
+        try await process.launch()
     }
 
     /// Stops the process (SIGTERM) and leaves it stopped — the server is down, its port refuses —
     /// until ``resume()``.
     func halt() async {
-        await terminate()
+        await process.terminate()
     }
 
     /// Starts a halted server again on the same data directory and port.
     func resume() async throws {
-        try await launch()
+        try await process.launch()
     }
 
     /// Stops the process and removes its data directory.
     func stop() async {
-        await terminate()
+        await process.terminate()
         try? FileManager.default.removeItem(at: data)
-    }
-
-    /// Runs `stratus serve --dev` on ``data`` and ``port`` (its output appended to ``log``) and
-    /// waits for this launch's "listening" line, printed once the port is bound and the dev
-    /// credentials seeded or re-validated, and for the port to answer.
-    private func launch() async throws {
-        launches += 1
-        let child = try ChildProcess.spawn(
-            Self.binary.path, ["serve", "--dev", "--host", "127.0.0.1", "--port", String(port), "--data", data.path] + extra, output: log.path
-        )
-        pid = child
-        let deadline = Date().addingTimeInterval(180)
-        while Date() < deadline, ChildProcess.isRunning(child) {
-            let printed = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            if printed.components(separatedBy: "Stratus listening on").count > launches, FileManager.default.fileExists(atPath: credentials.path),
-                FreePort.answers(port)
-            {
-                return
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw ServerFailure("stratus serve did not start on port \(port); see \(log.path)")
-    }
-
-    /// SIGTERM, then waits (at most 30 s, then SIGKILL) until the process has exited.
-    private func terminate() async {
-        if let pid { await ChildProcess.terminate(pid) }
-        pid = nil
     }
 }

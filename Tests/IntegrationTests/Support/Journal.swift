@@ -1,22 +1,18 @@
 import AsyncHTTPClient
 import Foundation
-import Hummingbird
-import HummingbirdTesting
-import Logging
+import NIOCore
+import NIOFoundationCompat
 import StratusCloudKit
 import StratusCore
 import StratusKit
 import StratusModel
-import StratusServer
-import StratusStore
-import StratusStorePostgres
-import StratusStoreTesting
+import StratusServerTesting
 import Synchronization
 import Testing
 
-/// The travel journal against a real Stratus server: a real socket, its own temp data
-/// directory, seeded like `stratus serve --dev` (alice, bob, carol). Devices keep their store
-/// files in the same directory.
+/// The travel journal against a real Stratus server: StratusServerTesting's `TestServer` on a
+/// real socket, seeded like `stratus serve --dev` (alice, bob, carol). Devices keep their store
+/// files (and a test its photos) in a temp directory of the journal's own.
 struct Journal {
     let serverURL: String
     let credentials: DevCredentials
@@ -28,22 +24,9 @@ struct Journal {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-journal-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (store, closeStore) = try await TestStore.open(directory: directory, file: "server.sqlite")
-        let blobs = try FileBlobStore(directory: directory.appendingPathComponent("blobs", isDirectory: true))
-        let services = StratusServices(store: store, blobs: blobs, configuration: CoreConfiguration(limits: .strict))
-        let credentials = try await DevSeeder(identity: services.identity).seed(previous: nil, serverURL: "http://127.0.0.1")
-        var logger = Logger(label: "stratus-journal")
-        logger.logLevel = .warning
-        let app = buildApplication(services, host: "127.0.0.1", port: 0, logger: logger)
-        do {
-            try await app.test(.live) { client in
-                let port = try #require(client.port)
-                try await body(Journal(serverURL: "http://127.0.0.1:\(port)", credentials: credentials, directory: directory))
-            }
-            await closeStore(true)
-        } catch {
-            await closeStore(true)
-            throw error
+        try await TestServer.run(live: true) { server in
+            let port = try #require(server.client.port)
+            try await body(Journal(serverURL: "http://127.0.0.1:\(port)", credentials: server.credentials, directory: directory))
         }
     }
 

@@ -5,6 +5,7 @@ import Logging
 import StratusCore
 import StratusModel
 import StratusServer
+import StratusServerRun
 import StratusServerTesting
 import StratusStore
 import StratusStorePostgres
@@ -42,8 +43,8 @@ enum TestCluster {
         let credentials = try await DevSeeder(identity: servicesA.identity).seed(previous: nil, serverURL: "http://127.0.0.1")
         var logger = Logger(label: "stratus-cluster-test")
         logger.logLevel = .warning
-        let appA = buildApplication(servicesA, host: "127.0.0.1", port: 0, logger: logger)
-        let appB = buildApplication(servicesB, host: "127.0.0.1", port: 0, logger: logger)
+        let appA = try composition.application(servicesA, port: 0, logger: logger).application
+        let appB = try composition.application(servicesB, port: 0, logger: logger).application
         try await appA.test(.live) { clientA in
             try await appB.test(.live) { clientB in
                 try await body(
@@ -54,7 +55,10 @@ enum TestCluster {
         }
     }
 
+    /// Each instance is the same composition (Apple's limits) as any server.
+    private static let composition = ServerComposition()
+
     private static func services(on store: PostgresStore, blobs: URL) throws -> StratusServices {
-        StratusServices(store: store, blobs: try FileBlobStore(directory: blobs), configuration: CoreConfiguration(limits: .strict), signals: store)
+        try composition.services(store: store, blobDirectory: blobs, serverURL: nil, signals: store)
     }
 }

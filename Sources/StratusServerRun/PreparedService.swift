@@ -11,12 +11,3 @@ struct PreparedService: Service {
         try await service.run()
     }
 }
-
-extension ServiceGroupConfiguration {
-    /// This configuration, with a graceful shutdown cut short (cancelled) after `limit`.
-    func shuttingDownWithin(_ limit: Duration) -> ServiceGroupConfiguration {
-        var configuration = self
-        configuration.maximumGracefulShutdownDuration = limit
-        return configuration
-    }
-}

@@ -9,15 +9,15 @@ import Darwin
 /// An exclusive lock on `<data>/.lock` (`flock`), held while an instance seeds or reads the
 /// credentials it shares with other instances on the same data directory, so two instances
 /// starting together do not both seed: the second finds what the first wrote.
-struct DataDirectoryLock {
-    let path: String
+package struct DataDirectoryLock {
+    package let path: String
 
-    init(directory: URL) {
+    package init(directory: URL) {
         self.path = directory.appendingPathComponent(".lock").path
     }
 
     /// Runs `body` holding the lock (waiting for another instance to let go).
-    func holding<T>(_ body: () async throws -> T) async throws -> T {
+    package func holding<T>(_ body: () async throws -> T) async throws -> T {
         let descriptor = open(path, O_CREAT | O_RDWR, 0o600)
         guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
         defer { close(descriptor) }

@@ -5,14 +5,15 @@ import StratusStore
 import StratusStoreSQLite
 import StratusStorePostgres
 
-/// Which store `stratus serve` runs on: PostgreSQL when `--store` (or `STRATUS_STORE`) names a
-/// `postgres://` URL, otherwise SQLite in the data directory. Either is migrated before use.
-enum StoreChoice {
+/// Which store a server runs on (a ``ServerRun``, so `stratus serve`): PostgreSQL when `--store`
+/// (or `STRATUS_STORE`) names a `postgres://` URL, otherwise SQLite in the data directory. Either
+/// is migrated before use.
+package enum StoreChoice {
     /// The environment variable read when `--store` is not given.
-    static let environmentVariable = "STRATUS_STORE"
+    package static let environmentVariable = "STRATUS_STORE"
 
     /// The store URL from `--store`, else `STRATUS_STORE`; `nil` (or empty) means SQLite.
-    static func url(option: String?) -> String? {
+    package static func url(option: String?) -> String? {
         let url = option ?? ProcessInfo.processInfo.environment[environmentVariable]
         return url?.isEmpty == false ? url : nil
     }
@@ -20,15 +21,15 @@ enum StoreChoice {
     /// The store a server opened: what it is (without any password), the service that runs it
     /// (PostgreSQL's pool, signals and drains; none for SQLite) and what must happen before the
     /// server serves (PostgreSQL's migrations, once its service runs).
-    struct Opened {
-        let store: any CompleteStore
-        let description: String
-        let service: (any Service)?
-        let prepare: @Sendable () async throws -> Void
+    package struct Opened {
+        package let store: any CompleteStore
+        package let description: String
+        package let service: (any Service)?
+        package let prepare: @Sendable () async throws -> Void
     }
 
     /// Opens the chosen store (SQLite migrated at once; PostgreSQL by `prepare`, once running).
-    static func open(url: String?, data: URL, logger: Logger) async throws -> Opened {
+    package static func open(url: String?, data: URL, logger: Logger) async throws -> Opened {
         guard let url else {
             let path = data.appendingPathComponent("stratus.sqlite").path
             let store = try SQLiteStore(path: path)

@@ -1,0 +1,121 @@
+import Foundation
+import StratusModel
+import StratusProcess
+import Synchronization
+
+/// `stratus serve --dev` as a child process of this one, on 127.0.0.1 — the same composition as
+/// a ``ServerRun``, in a process of its own — with one launcher and one readiness wait for
+/// everyone who needs that: `stratus exec` (the command's server), the CloudKit tests that kill a
+/// server outright, `stratus-bench` (the server's CPU and memory apart from the load's).
+///
+/// A launch is ready once its port answers and the server said it is: `server.json` names this
+/// child's PID with its URL (written once bound and seeded), or — instances on PostgreSQL, which
+/// share their directory and take no claim — `dev-credentials.json` is there.
+package final class ServerProcess: Sendable {
+    /// Why the server did not start, said plainly.
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
+
+        package init(description: String) {
+            self.description = description
+        }
+    }
+
+    package let binary: String
+    package let port: Int
+    /// The data directory (`--data`).
+    package let data: URL
+    /// `serve`'s options beside `--dev`, `--host`, `--port` and `--data`.
+    package let arguments: [String]
+    /// Where its output is appended (`nil`: this process's own).
+    package let output: String?
+    private let running = Mutex<pid_t?>(nil)
+
+    private init(binary: String, port: Int, data: URL, arguments: [String], output: String?) {
+        self.binary = binary
+        self.port = port
+        self.data = data
+        self.arguments = arguments
+        self.output = output
+    }
+
+    /// Where the server answers.
+    package var url: String { "http://127.0.0.1:\(port)" }
+    /// The dev credentials file the server writes (what `STRATUS_CREDENTIALS` names).
+    package var credentialsFile: URL { DevCredentialsFile(directory: data).url }
+    /// What the server seeded.
+    package var credentials: DevCredentials? { DevCredentialsFile(directory: data).read() }
+    /// The running child's PID; `nil` while stopped.
+    package var pid: pid_t? { running.withLock { $0 } }
+
+    /// Whether instances share the data directory: a PostgreSQL store (`--store`, or `STRATUS_STORE`).
+    private var sharesDirectory: Bool {
+        arguments.contains { $0 == "--store" || $0.hasPrefix("--store=") } || ProcessInfo.processInfo.environment[StoreChoice.environmentVariable]?.isEmpty == false
+    }
+
+    /// Starts `binary serve --dev` over `data` on `port` — a free one when `nil`, another tried
+    /// when the one picked is taken meanwhile — and returns once it is ready.
+    /// - Throws: ``Failure`` saying why (the port taken, the server's last lines, no answer within `deadline`).
+    package static func start(
+        binary: String, data: URL, port: Int? = nil, arguments: [String] = [], output: String?, deadline: Duration = .seconds(120)
+    ) async throws -> ServerProcess {
+        var failure = Failure(description: "no free port could be bound")
+        for _ in 1...5 {
+            let server = ServerProcess(binary: binary, port: try port ?? FreePort.pick(), data: data, arguments: arguments, output: output)
+            do {
+                try await server.launch(deadline: deadline)
+                return server
+            } catch let refused as Failure {
+                let said = output.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? ""
+                guard said.lowercased().contains("address already in use") else { throw refused }
+                if port != nil { throw Failure(description: "port \(server.port) is taken: another server listens there") }
+                failure = refused
+            }
+        }
+        throw failure
+    }
+
+    /// Starts the server (again) on the same data directory and port; returns once it is ready.
+    package func launch(deadline: Duration = .seconds(120)) async throws {
+        let child = try ChildProcess.spawn(
+            binary, ["serve", "--dev", "--host", "127.0.0.1", "--port", String(port), "--data", data.path] + arguments, output: output
+        )
+        running.withLock { $0 = child }
+        let until = ContinuousClock.now + deadline
+        while ContinuousClock.now < until {
+            if let ending = ChildProcess.ended(child) {
+                running.withLock { $0 = nil }
+                let said = output.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? ""
+                let tail = said.split(separator: "\n").suffix(5).joined(separator: "\n")
+                throw Failure(description: "the server did not start (exit status \(ending.shellStatus))" + (tail.isEmpty ? "" : ":\n\(tail)"))
+            }
+            if isReady(child) { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        await terminate()
+        throw Failure(description: "the server did not answer on port \(port) within \(deadline)" + (output.map { "; see \($0)" } ?? ""))
+    }
+
+    /// Whether the launch `child` is ready: its port answers and it said so.
+    private func isReady(_ child: pid_t) -> Bool {
+        guard FreePort.answers(port) else { return false }
+        if sharesDirectory { return FileManager.default.fileExists(atPath: credentialsFile.path) }
+        guard let holder = ServerLock.holder(of: data) else { return false }
+        return holder.pid == child && holder.url != nil
+    }
+
+    /// SIGTERM, waiting (at most 30 s, then SIGKILL) until the server has stopped.
+    package func terminate() async {
+        guard let child = running.withLock({ $0 }) else { return }
+        await ChildProcess.terminate(child)
+        running.withLock { $0 = nil }
+    }
+
+    /// Kills the server outright (`kill -9`: no request finishes, nothing is flushed but what the
+    /// store committed) and waits until it is gone.
+    package func kill() async {
+        guard let child = running.withLock({ $0 }) else { return }
+        await ChildProcess.kill(child)
+        running.withLock { $0 = nil }
+    }
+}
