@@ -140,13 +140,20 @@ import Testing
 
     // MARK: - The clock
 
-    @Test func anAcceleratedClockRunsFasterThanTheRealOne() async throws {
-        let fast = SyncClock(rate: 1_000)
-        let before = fast.now
-        try await Task.sleep(for: .milliseconds(20))
-        // At least 20 s of the fast clock passed in 20 ms (a lower bound: a busy machine only adds).
-        #expect(fast.now.timeIntervalSince(before) >= 20)
+    @Test func anAcceleratedClockRunsRateTimesAsFastAsTheRealOne() {
+        let real = Date()
+        let later = real.addingTimeInterval(0.02)
+        // 20 ms of real time are 20 s of a clock a thousand times as fast.
+        let passed = SyncClock.time(atReal: later, rate: 1_000).timeIntervalSince(SyncClock.time(atReal: real, rate: 1_000))
+        #expect(abs(passed - 20) < 0.001)
+        #expect(SyncClock.time(atReal: real, rate: 1) == real)
         #expect(SyncClock.system.rate == 1)
         #expect(SyncClock(rate: 0).rate == 1)
+    }
+
+    @Test func aWaitOnAnAcceleratedClockTakesItsRealShare() {
+        // A server's retryAfter of 5 s on a clock fifty times as fast, after 100 ms of real time.
+        #expect(SyncClock.realWait(seconds: 5, plus: .milliseconds(100), rate: 50) == .milliseconds(200))
+        #expect(SyncClock.realWait(seconds: -3, plus: .zero, rate: 1) == .zero)
     }
 }

@@ -36,19 +36,29 @@ package struct SyncClock: Sendable {
     /// The time now, on this clock.
     package var now: Date {
         if let manual { return manual.now }
-        guard rate != 1 else { return Date() }
-        return Self.origin.addingTimeInterval(Date().timeIntervalSince(Self.origin) * rate)
+        return Self.time(atReal: Date(), rate: rate)
+    }
+
+    /// The time a clock of `rate` reads when the real clock reads `real`: the real clock's, or
+    /// the time since the common origin run `rate` times as fast.
+    static func time(atReal real: Date, rate: Double) -> Date {
+        guard rate != 1 else { return real }
+        return origin.addingTimeInterval(real.timeIntervalSince(origin) * rate)
+    }
+
+    /// The real time a wait takes on a clock of `rate`: `real` of it, then `seconds` of the clock.
+    static func realWait(seconds: Double, plus real: Duration, rate: Double) -> Duration {
+        real + .milliseconds(Int(max(0, seconds) / rate * 1000))
     }
 
     /// Sleeps `real` of real time and then `seconds` of this clock — on a held clock both count
     /// as its time (throws when the task is cancelled).
     package func sleep(seconds: Double, plus real: Duration = .zero) async throws {
-        let realSeconds = Double(real.components.seconds) + Double(real.components.attoseconds) / 1e18
         if let manual {
+            let realSeconds = Double(real.components.seconds) + Double(real.components.attoseconds) / 1e18
             try await manual.sleep(seconds: max(0, seconds) + realSeconds)
             return
         }
-        let wait = realSeconds + max(0, seconds) / rate
-        try await Task.sleep(for: .milliseconds(Int(wait * 1000)))
+        try await Task.sleep(for: Self.realWait(seconds: seconds, plus: real, rate: rate))
     }
 }
