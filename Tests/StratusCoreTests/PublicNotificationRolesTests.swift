@@ -49,4 +49,28 @@ import Testing
         let both = try await recipients([Self.change("d2", type: "Diary", by: Self.bob), Self.change("t2", type: "Trip", by: Self.alice)])
         #expect(both == ["_alice zone-_alice", "_bob diary-_bob", "_bob zone-_bob"])
     }
+
+    @Test func aZoneSubscriptionOfOneTypeFiresOnlyForRecordsOfThatTypeItsSubscriberMayRead() async throws {
+        let store = try SQLiteStore()
+        try await store.migrate()
+        let document = try SchemaParser.parse(Self.schema)
+        try await store.replaceSchema(SchemaImportPlan.replacement(document, container: Self.container, environment: .development))
+        let planner = NotificationPlanner(
+            store: store, subscriptions: SubscriptionCache(store: store, relay: InstanceRelay(signals: nil)), schema: SchemaCache(store: store)
+        )
+        let subscriber = SubscriberKey(container: Self.container, environment: .development, scope: .public, user: Self.bob)
+        var diaries = Subscription(subscriptionID: "diaries", kind: .zone)
+        diaries.recordType = "Diary"
+        _ = try await store.modifySubscriptions([.create(diaries)], of: subscriber)
+        // Alice's diary (bob may not read it) and a trip (he may, but it is not a diary): a
+        // notification would tell bob that a diary he cannot read changed.
+        let event = CommitEvent(
+            zone: Self.zone, author: Self.alice, originDevice: nil, previousSeq: 0,
+            changes: [Self.change("d1", type: "Diary", by: Self.alice), Self.change("t1", type: "Trip", by: Self.alice)]
+        )
+        #expect(try await planner.plan(event, now: 5_000).notifications.isEmpty)
+        // His own diary he may read: it fires.
+        let own = CommitEvent(zone: Self.zone, author: Self.bob, originDevice: nil, previousSeq: 0, changes: [Self.change("d2", type: "Diary", by: Self.bob)])
+        #expect(try await planner.plan(own, now: 5_000).notifications.map(\.recipient) == [Self.bob])
+    }
 }

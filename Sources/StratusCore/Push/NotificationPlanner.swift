@@ -82,7 +82,8 @@ struct NotificationPlanner: Sendable {
     }
 
     /// The public database's firings whose subscriber may read what they notify of: a query
-    /// notification's record, or for a zone notification any record the change touched.
+    /// notification's record, or for a zone notification any record of its type (when it names
+    /// one) the change touched — a readable record of another type fires nothing.
     private func readable(
         _ firing: [(subscription: StoredSubscription, change: RecordChange?)], event: CommitEvent
     ) async throws(StoreError) -> [(subscription: StoredSubscription, change: RecordChange?)] {
@@ -100,7 +101,7 @@ struct NotificationPlanner: Sendable {
                 grantee = try await schema.grantee(user: user, container: database.container, roles: roles)
                 grantees[user] = grantee
             }
-            let changes = item.change.map { [$0] } ?? event.changes
+            let changes = item.change.map { [$0] } ?? event.changes.filter { concerns(item.subscription.subscription, $0) }
             if changes.contains(where: { roles.mayRead(recordType: $0.type, createdBy: $0.created?.userRecordName, grantee: grantee) }) {
                 kept.append(item)
             }
@@ -111,8 +112,14 @@ struct NotificationPlanner: Sendable {
     /// Whether a zone or database subscription's `recordType` (when it names one) is the type of
     /// a record the change touched.
     private func concernsRecordType(_ subscription: Subscription, _ event: CommitEvent) -> Bool {
-        guard let recordType = subscription.recordType else { return true }
-        return event.changes.contains { $0.type == recordType }
+        // One of no type concerns every change, a commit of no record's (access changed) too.
+        guard subscription.recordType != nil else { return true }
+        return event.changes.contains { concerns(subscription, $0) }
+    }
+
+    /// Whether a zone or database subscription's `recordType` (when it names one) is `change`'s.
+    private func concerns(_ subscription: Subscription, _ change: RecordChange) -> Bool {
+        subscription.recordType.map { $0 == change.type } ?? true
     }
 
     /// Shared-database subscriptions of the zone's participants that this change concerns.
