@@ -99,6 +99,8 @@ package struct TestServer {
 
     /// `X-Stratus-Extensions`.
     package static let extensionsHeader = HTTPField.Name(WireExtensions.headerName)!
+    /// What the harness asks for on every CKWS request: the extras of errors and zone deletions.
+    package static let errorExtensions: WireExtensions = [.nativeErrorCodes, .serverRecords, .zoneDeletionReasons]
 
     /// POSTs raw bytes to a CKWS operation of `database` as `account`.
     package func raw(
@@ -106,9 +108,9 @@ package struct TestServer {
         method: HTTPRequest.Method = .post, headers extra: HTTPFields = [:]
     ) async throws -> TestResponse {
         let uri = "\(TestServer.base)/\(database)/\(operation)?\(query(account))"
-        // As StratusCloudKit does, the harness asks for native error codes (a plain CKWS client
-        // gets none: WebClientErrorKeysTests); a test's own headers may ask for more.
-        var headers: HTTPFields = [.contentType: "text/plain", Self.extensionsHeader: WireExtensions.nativeErrorCodes.headerValue]
+        // As StratusCloudKit does, the harness asks for what errors may add (a plain CKWS client
+        // gets none of it: NativeErrorCodeTests, ErrorExtrasTests); a test's own headers may ask for more.
+        var headers: HTTPFields = [.contentType: "text/plain", Self.extensionsHeader: Self.errorExtensions.headerValue]
         headers.append(contentsOf: extra)
         return try await client.execute(uri: uri, method: method, headers: headers, body: body)
     }

@@ -54,10 +54,13 @@ class Server:
         return (f"http://127.0.0.1:{self.port}/database/1/{self.creds['container']}/development/{database}/{operation}"
                 + ("?" + "&".join(query) if query else ""))
 
-    def call(self, database, operation, body=None, user=None, api=True, timeout=30):
-        """(status, JSON body); (0, {}) when the connection failed or dropped (nothing was acknowledged)."""
+    def call(self, database, operation, body=None, user=None, api=True, timeout=30, extensions=None):
+        """(status, JSON body); (0, {}) when the connection failed or dropped (nothing was acknowledged).
+        `extensions` names what to ask for beyond CKWS's keys (X-Stratus-Extensions), e.g. "serverRecords"."""
+        headers = {"Content-Type": "application/json"}
+        if extensions: headers["X-Stratus-Extensions"] = extensions
         request = urllib.request.Request(self.url(database, operation, user, api), data=json.dumps(body or {}).encode(),
-                                         method="POST", headers={"Content-Type": "application/json"})
+                                         method="POST", headers=headers)
         try:
             with urllib.request.urlopen(request, timeout=timeout) as response:
                 return response.status, json.loads(response.read() or b"{}")

@@ -22,6 +22,13 @@ import Foundation
 ///   `nativeErrorCode` (5: bad container, 21: change token expired, 27: limit exceeded, 28: the
 ///   user deleted the zone, 30: already shared). Never under `ckErrorCode`: CloudKit JS copies
 ///   that key into its own `CKError.ckErrorCode`, which apps compare with string constants.
+/// - `serverRecords`: a `CONFLICT` or `EXISTS` per-record error carries the server's current
+///   record as `serverRecord` (the native `CKError.serverRecord`), so a client merges without
+///   another round trip.
+/// - `zoneDeletionReasons`: a deleted zone of `changes/database` says why it went
+///   (`deletionReason`: deleted, purged, encryptedDataReset — the native deletion's reason), and
+///   a `ZONE_NOT_FOUND` whose zone went in an encrypted-data reset says so
+///   (`userDidResetEncryptedData: true`, the native `CKErrorUserDidResetEncryptedDataKey`).
 public struct WireExtensions: OptionSet, Sendable, Hashable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
@@ -31,7 +38,11 @@ public struct WireExtensions: OptionSet, Sendable, Hashable {
     public static let frameworkBatches = WireExtensions(rawValue: 1 << 2)
     public static let zoneShares = WireExtensions(rawValue: 1 << 3)
     public static let nativeErrorCodes = WireExtensions(rawValue: 1 << 4)
-    public static let all: WireExtensions = [.exactDates, .deletedRecordTypes, .frameworkBatches, .zoneShares, .nativeErrorCodes]
+    public static let serverRecords = WireExtensions(rawValue: 1 << 5)
+    public static let zoneDeletionReasons = WireExtensions(rawValue: 1 << 6)
+    public static let all: WireExtensions = [
+        .exactDates, .deletedRecordTypes, .frameworkBatches, .zoneShares, .nativeErrorCodes, .serverRecords, .zoneDeletionReasons,
+    ]
 
     /// The request header that names them.
     public static let headerName = "X-Stratus-Extensions"
@@ -47,6 +58,8 @@ public struct WireExtensions: OptionSet, Sendable, Hashable {
             case "frameworkBatches": insert(.frameworkBatches)
             case "zoneShares": insert(.zoneShares)
             case "nativeErrorCodes": insert(.nativeErrorCodes)
+            case "serverRecords": insert(.serverRecords)
+            case "zoneDeletionReasons": insert(.zoneDeletionReasons)
             default: continue
             }
         }
@@ -60,6 +73,8 @@ public struct WireExtensions: OptionSet, Sendable, Hashable {
         if contains(.frameworkBatches) { names.append("frameworkBatches") }
         if contains(.zoneShares) { names.append("zoneShares") }
         if contains(.nativeErrorCodes) { names.append("nativeErrorCodes") }
+        if contains(.serverRecords) { names.append("serverRecords") }
+        if contains(.zoneDeletionReasons) { names.append("zoneDeletionReasons") }
         return names.joined(separator: ",")
     }
 }
