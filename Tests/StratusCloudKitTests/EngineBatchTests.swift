@@ -67,6 +67,34 @@ import Testing
         #expect(engine.state.pendingRecordZoneChanges.isEmpty)
     }
 
+    /// A record the server refuses on its own as too large is reported and stays pending, set
+    /// aside: the zone's other changes (in an atomic batch, failed with it once) go on the next
+    /// send without it, no retry resends it unchanged, and once the app adds it again (smaller)
+    /// it goes too.
+    @Test func aRecordRefusedAsTooLargeIsSetAsideAndHoldsBackNoOtherChange() async throws {
+        let harness = EngineHarness()
+        harness.fake.serverSaveZone(notesZone)
+        harness.setBatchStyle(.everythingAtOnce(atomicByZone: true))
+        let engine = CKSyncEngine(harness.configuration())
+        let ids = harness.write(["big", "small"], on: engine)
+        harness.fake.failRecord(named: "big", with: CKError(.limitExceeded, "the record is larger than the server takes"))
+        _ = try? await engine.sendChanges()
+        #expect(harness.failedSaveCodes == ["big": .limitExceeded, "small": .batchRequestFailed])
+
+        _ = try? await engine.sendChanges()
+        #expect(harness.fake.record(named: "small", in: notesZone) != nil, "the atomic zone's other change went")
+        #expect(harness.fake.requests(of: .modifyRecords).count == 2)
+        #expect(engine.state.pendingRecordZoneChanges == [.saveRecord(ids[0])], "kept: no change leaves the list for a size")
+        let relaunched = CKSyncEngine(harness.configuration(state: harness.lastState))
+        try await relaunched.sendChanges()
+        #expect(harness.fake.requests(of: .modifyRecords).count == 2, "set aside across a relaunch too")
+
+        harness.write("big", "smaller now", on: relaunched)
+        try await relaunched.sendChanges()
+        #expect(harness.fake.record(named: "big", in: notesZone)?["text"] as? String == "smaller now")
+        #expect(relaunched.state.pendingRecordZoneChanges.isEmpty)
+    }
+
     /// An atomic zone batch with one refused record: the others fail `batchRequestFailed`,
     /// nothing is saved, and they stay pending (the refused one is answered for good).
     @Test func anAtomicZoneBatchWithOneRefusalFailsTheOthersWhichStayPending() async throws {

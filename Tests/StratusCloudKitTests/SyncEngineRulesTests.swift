@@ -13,7 +13,7 @@ import Testing
     @Test func aChangeAddedAgainKeepsItsPlaceWithANewerSequence() {
         var state = CKSyncEngine.State.Serialization()
         state.add([Self.save("parent"), Self.save("child")])
-        let sent = state.sequences(of: [Self.save("parent")])[Self.save("parent")]
+        let sent = state.sequences(of: [Self.save("parent")], addedBefore: state.sequenceMark)[Self.save("parent")]
         state.add([Self.save("parent")])
         #expect(state.pendingRecordZoneChanges() == [Self.save("parent"), Self.save("child")])
         // The answer to the parent sent before it was added again does not remove the newer one.
@@ -21,6 +21,33 @@ import Testing
         #expect(state.pendingRecordZoneChanges() == [Self.save("parent"), Self.save("child")])
         state.add([.deleteRecord(CKRecord.ID(recordName: "child", zoneID: Self.zone))])
         #expect(state.pendingRecordZoneChanges() == [Self.save("parent"), .deleteRecord(CKRecord.ID(recordName: "child", zoneID: Self.zone))])
+    }
+
+    @Test func aChangeAddedWhileTheBatchIsBuiltHasNoSequenceToRemove() {
+        var state = CKSyncEngine.State.Serialization()
+        state.add([Self.save("a"), Self.save("b")])
+        let mark = state.sequenceMark
+        // The app saves "a" again while the delegate builds the batch (its record perhaps read before).
+        state.add([Self.save("a")])
+        let sequences = state.sequences(of: [Self.save("a"), Self.save("b")], addedBefore: mark)
+        #expect(sequences[Self.save("a")] == nil)
+        #expect(sequences[Self.save("b")] != nil)
+        state.remove(answered: [Self.save("a"): sequences[Self.save("a")] ?? 0, Self.save("b"): sequences[Self.save("b")] ?? 0])
+        #expect(state.pendingRecordZoneChanges() == [Self.save("a")])
+    }
+
+    @Test func aChangeSetAsideWaitsAtTheEndUntilAddedAgainAndIsKeptInTheSerialization() throws {
+        var state = CKSyncEngine.State.Serialization()
+        state.add([Self.save("big"), Self.save("small")])
+        state.setAside(Self.save("big"))
+        #expect(state.pendingRecordZoneChanges() == [Self.save("small"), Self.save("big")])
+        #expect(state.held(at: Date()) == [Self.save("big")])
+        var decoded = try JSONDecoder().decode(CKSyncEngine.State.Serialization.self, from: JSONEncoder().encode(state))
+        #expect(decoded.held(at: Date()) == [Self.save("big")])
+        decoded.add([Self.save("big")])
+        #expect(decoded.held(at: Date()).isEmpty, "added again: it goes with the next batch")
+        state.remove(answered: [Self.save("small"): 2])
+        #expect(state.held(at: Date()) == [Self.save("big")])
     }
 
     /// Apple: a state update "also happens when you change the state yourself" — removing

@@ -93,8 +93,9 @@ import Testing
         let now = Date(timeIntervalSince1970: 1_000_000)
         let behindTooLarge = CKError.unanswered(CKError(.limitExceeded, userInfo: [NSLocalizedDescriptionKey: "too large"]))
         #expect(SyncRules.verdict(forChange: behindTooLarge, now: now) == .sentAgainSmaller)
-        // A record refused on its own as too large is reported to the app, and stays pending.
-        #expect(SyncRules.verdict(forChange: CKError(.limitExceeded, userInfo: [NSLocalizedDescriptionKey: "record too large"]), now: now) == .keptPending)
+        // A record refused on its own as too large is reported to the app, and stays pending, set
+        // aside until the app adds it again.
+        #expect(SyncRules.verdict(forChange: CKError(.limitExceeded, userInfo: [NSLocalizedDescriptionKey: "record too large"]), now: now) == .setAside)
     }
 
     // MARK: - Zone changes

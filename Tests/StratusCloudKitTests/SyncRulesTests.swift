@@ -57,7 +57,8 @@ import Testing
         let tooLarge = Self.error(.limitExceeded)
         #expect(SyncRules.verdict(forRequest: tooLarge, splittable: true, now: Self.now) == .split)
         #expect(SyncRules.verdict(forRequest: tooLarge, splittable: false, now: Self.now) == .refuseEach)
-        #expect(SyncRules.verdict(forChange: tooLarge, now: Self.now) == .keptPending)
+        // Each change given the request's refusal waits for the delegate to batch it smaller.
+        #expect(SyncRules.verdict(forChange: tooLarge, refusedWhole: true, now: Self.now) == .keptPending)
     }
 
     @Test func aRefusedTokenKeepsEveryChangeAndChecksTheAccountBeforeTheNextSend() {

@@ -9,6 +9,8 @@ final class SyncSchedule: Sendable {
     private struct Tasks {
         var listener: Task<Void, Never>?
         var scheduled: [UUID: Task<Void, Never>] = [:]
+        /// State reports waiting their turn: ``cancelAll()`` leaves them (only ``stop()`` ends them).
+        var reports: [UUID: Task<Void, Never>] = [:]
         var stopped = false
         /// The automatic work whose retry is waiting (one of each kind at a time).
         var waitingRetries: Set<SyncRules.AutomaticWork> = []
@@ -34,6 +36,20 @@ final class SyncSchedule: Sendable {
                 self?.finished(id)
             }
             if tasks.stopped { task.cancel() } else { tasks.scheduled[id] = task }
+        }
+    }
+
+    /// Runs `work` — a state report the app must get to persist what it added — as a task of its
+    /// own that cancelling the syncs (``cancelAll()``) leaves alone: a report is not a sync, and
+    /// one dropped would leave a change out of the state the app relaunches from.
+    func scheduleReport(_ work: @escaping @Sendable () async -> Void) {
+        let id = UUID()
+        tasks.withLock { tasks in
+            let task = Task { [weak self] in
+                await work()
+                self?.finished(id)
+            }
+            if tasks.stopped { task.cancel() } else { tasks.reports[id] = task }
         }
     }
 
@@ -64,7 +80,10 @@ final class SyncSchedule: Sendable {
     }
 
     private func finished(_ id: UUID) {
-        _ = tasks.withLock { $0.scheduled.removeValue(forKey: id) }
+        tasks.withLock { tasks in
+            tasks.scheduled[id] = nil
+            tasks.reports[id] = nil
+        }
     }
 
     /// Runs a fetch or send the app started in a task of its own, which ``cancelAll()`` cancels:
@@ -100,6 +119,8 @@ final class SyncSchedule: Sendable {
             tasks.listener?.cancel()
             tasks.scheduled.values.forEach { $0.cancel() }
             tasks.scheduled = [:]
+            tasks.reports.values.forEach { $0.cancel() }
+            tasks.reports = [:]
         }
     }
 }

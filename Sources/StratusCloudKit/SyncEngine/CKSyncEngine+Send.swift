@@ -110,6 +110,9 @@ extension CKSyncEngine {
 
     /// The delegate's next batch, without the changes this pass already sent.
     private func nextBatch(_ context: SendChangesContext, pass: inout SendPass) async -> RecordZoneChangeBatch? {
+        // What the app adds while the delegate builds the batch may not be what the batch holds:
+        // it stays pending whatever the answer (``Serialization/sequences(of:addedBefore:)``).
+        let mark = state.update { $0.sequenceMark }
         guard pass.requestFailure == nil, let delegate = configuration.delegate,
             var batch = await delegate.nextRecordZoneChangeBatch(context, syncEngine: self)
         else { return nil }
@@ -117,7 +120,7 @@ extension CKSyncEngine {
         guard let unsent = SyncRules.unsent(batch, attempted: Set(pass.attempted.keys), held: held) else { return nil }
         batch = unsent
         let changes: [PendingRecordZoneChange] = batch.recordsToSave.map { .saveRecord($0.recordID) } + batch.recordIDsToDelete.map { .deleteRecord($0) }
-        let sequences = state.update { $0.sequences(of: changes) }
+        let sequences = state.update { $0.sequences(of: changes, addedBefore: mark) }
         for change in changes { pass.attempted[change] = sequences[change] ?? 0 }
         return batch
     }
@@ -142,7 +145,7 @@ extension CKSyncEngine {
                     saveResults: Dictionary(batch.recordsToSave.map { ($0.recordID, Result<CKRecord, any Error>.failure(error)) }, uniquingKeysWith: { $1 }),
                     deleteResults: Dictionary(batch.recordIDsToDelete.map { ($0, Result<Void, any Error>.failure(error)) }, uniquingKeysWith: { $1 })
                 )
-                await report(batch, answer, pass: &pass)
+                await report(batch, answer, refusedWhole: true, pass: &pass)
             case .keptPending(let retryAt, let checkAccount):
                 // Nothing was answered for these: they stay pending for a later send.
                 pass.failed(error, retryAt: retryAt)
@@ -168,12 +171,13 @@ extension CKSyncEngine {
     /// What a modify answers, by record.
     private typealias ModifyAnswer = (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>])
 
-    /// Reports a batch's answers: each change's ``SyncRules/verdict(forChange:now:)`` says
-    /// whether it leaves the queue, stays pending, or is held back until its retry time.
+    /// Reports a batch's answers: each change's ``SyncRules/verdict(forChange:refusedWhole:now:)``
+    /// says whether it leaves the queue, stays pending, is held back until its retry time, or is
+    /// set aside until the app adds it again; `refusedWhole`: every answer is the request's refusal.
     private func report(
         _ batch: RecordZoneChangeBatch,
         _ answer: (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>]),
-        pass: inout SendPass
+        refusedWhole: Bool = false, pass: inout SendPass
     ) async {
         var saved: [CKRecord] = []
         var failedSaves: [Event.SentRecordZoneChanges.FailedRecordSave] = []
@@ -184,12 +188,13 @@ extension CKSyncEngine {
         /// Applies the verdict on one change's answer (`nil`: taken).
         func settle(_ change: PendingRecordZoneChange, _ error: CKError?) {
             if let error { pass.itemFailures[change.recordID] = error }
-            switch SyncRules.verdict(forChange: error, now: now) {
+            switch SyncRules.verdict(forChange: error, refusedWhole: refusedWhole, now: now) {
             case .answered: answered[change] = pass.attempted[change]
             case .keptPending, .sentAgainSmaller: pass.keptPending = true
             case .heldUntil(let date):
                 pass.retry(at: date)
                 state.update { $0.hold(change, until: date) }
+            case .setAside: state.update { $0.setAside(change) }
             }
         }
         for record in batch.recordsToSave {
@@ -261,7 +266,8 @@ extension CKSyncEngine {
             if let error { pass.itemFailures[change.zoneID] = error }
             switch SyncRules.verdict(forChange: error, now: now) {
             case .answered: answered.insert(CKSyncEngine.State.Serialization.PendingZone(change))
-            case .keptPending, .sentAgainSmaller: pass.keptPending = true
+            // A zone change is never set aside: a zone is no size the app makes smaller.
+            case .keptPending, .sentAgainSmaller, .setAside: pass.keptPending = true
             case .heldUntil(let date): pass.retry(at: date)
             }
         }

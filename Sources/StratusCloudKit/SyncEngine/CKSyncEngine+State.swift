@@ -49,7 +49,10 @@ extension CKSyncEngine {
         public func remove(pendingRecordZoneChanges changes: [PendingRecordZoneChange]) {
             guard !changes.isEmpty else { return }
             let removed = Set(changes.map(Serialization.PendingRecord.init))
-            stored.withLock { $0.records.removeAll { removed.contains($0) } }
+            stored.withLock { stored in
+                stored.records.removeAll { removed.contains($0) }
+                stored.forgetHoldsOfRemoved()
+            }
             onChange?()
         }
 
@@ -153,6 +156,9 @@ extension CKSyncEngine.State {
         /// 1970, by ``PendingRecord/key``): kept in the state, so a relaunch waits out the
         /// server's `retryAfter` too. Optional: states saved before it decode.
         var retryAt: [String: Double]?
+        /// The record changes set aside until the app adds them again (refused on their own as too
+        /// large), by ``PendingRecord/key``. Optional: states saved before it decode.
+        var setAside: Set<String>?
 
         init() {}
 
@@ -169,6 +175,8 @@ extension CKSyncEngine.State {
             for var change in changes.map(PendingRecord.init) {
                 change.sequence = nextSequence
                 nextSequence += 1
+                // Added again (made smaller): it goes with the next batch.
+                setAside?.remove(change.key)
                 if let index = places[RecordPlace(change)] {
                     records[index] = change
                 } else {
@@ -189,13 +197,20 @@ extension CKSyncEngine.State {
             }
         }
 
-        /// The sequence of each of `changes` that is pending (one pass over the list, however
-        /// many are asked: a batch of a large library stays linear).
-        func sequences(of changes: [CKSyncEngine.PendingRecordZoneChange]) -> [CKSyncEngine.PendingRecordZoneChange: Int] {
+        /// The sequence the next change added takes: a mark taken before a batch is built.
+        var sequenceMark: Int { nextSequence }
+
+        /// The sequence of each of `changes` that is pending and was added before `mark` (one
+        /// pass over the list, however many are asked: a batch of a large library stays linear).
+        /// A change added since — while the batch was built, so perhaps after its record was
+        /// read — has none: no answer to this batch removes it.
+        func sequences(of changes: [CKSyncEngine.PendingRecordZoneChange], addedBefore mark: Int) -> [CKSyncEngine.PendingRecordZoneChange: Int] {
             var wanted: [PendingRecord: CKSyncEngine.PendingRecordZoneChange] = [:]
             for change in changes { wanted[PendingRecord(change)] = change }
             var found: [CKSyncEngine.PendingRecordZoneChange: Int] = [:]
-            for record in records { if let change = wanted[record] { found[change] = record.sequence } }
+            for record in records where record.sequence < mark {
+                if let change = wanted[record] { found[change] = record.sequence }
+            }
             return found
         }
 
@@ -205,10 +220,23 @@ extension CKSyncEngine.State {
             var sent: [PendingRecord: Int] = [:]
             for (change, sequence) in answered { sent[PendingRecord(change)] = sequence }
             records.removeAll { record in sent[record] == record.sequence }
-            if let held = retryAt, !held.isEmpty {
-                let pending = Set(records.map(\.key))
-                retryAt = held.filter { pending.contains($0.key) }
-            }
+            forgetHoldsOfRemoved()
+        }
+
+        /// Drops the holds and set-asides of changes no longer pending.
+        mutating func forgetHoldsOfRemoved() {
+            guard retryAt?.isEmpty == false || setAside?.isEmpty == false else { return }
+            let pending = Set(records.map(\.key))
+            retryAt = retryAt?.filter { pending.contains($0.key) }
+            setAside = setAside?.filter { pending.contains($0) }
+        }
+
+        /// Sets `change` aside until the app adds it again, at the end of the list: a batch built
+        /// from the pending changes in order takes the others first.
+        mutating func setAside(_ change: CKSyncEngine.PendingRecordZoneChange) {
+            let record = PendingRecord(change)
+            setAside = (setAside ?? []).union([record.key])
+            if let index = records.firstIndex(of: record) { records.append(records.remove(at: index)) }
         }
 
         /// Holds `change` back until `date` (a transient failure's retry time).
@@ -216,10 +244,10 @@ extension CKSyncEngine.State {
             retryAt = (retryAt ?? [:]).merging([PendingRecord(change).key: date.timeIntervalSince1970]) { max($0, $1) }
         }
 
-        /// The changes still held back at `now`.
+        /// The changes still held back at `now`, and those set aside.
         mutating func held(at now: Date) -> Set<CKSyncEngine.PendingRecordZoneChange> {
             retryAt = retryAt?.filter { $0.value > now.timeIntervalSince1970 }
-            let keys = Set(retryAt.map { Array($0.keys) } ?? [])
+            let keys = Set(retryAt.map { Array($0.keys) } ?? []).union(setAside ?? [])
             return Set(records.filter { keys.contains($0.key) }.map(\.change))
         }
 

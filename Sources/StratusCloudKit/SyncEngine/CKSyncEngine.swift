@@ -87,10 +87,11 @@ public final class CKSyncEngine: Sendable {
         }
     }
 
-    /// The app changed the state: tell the delegate (one event at a time), and send soon when automatic.
+    /// The app changed the state: tell the delegate (one event at a time, even when the syncs
+    /// are cancelled meanwhile), and send soon when automatic.
     func stateChanged() {
         let weakEngine = WeakEngine(self)
-        schedule.schedule {
+        schedule.scheduleReport {
             guard let engine = weakEngine.engine else { return }
             _ = try? await engine.gate.run { await engine.deliverState() }
         }

@@ -23,17 +23,24 @@ enum SyncRules {
         /// Not answered because a request of the same modify was too large: sent again at once,
         /// in smaller requests (`halves(of:)`), and reported when answered.
         case sentAgainSmaller
+        /// Refused on its own for a size no resend fixes (a record larger than the server takes):
+        /// reported and kept — no change leaves the list for a size — but set aside, not sent
+        /// again until the app adds it again (made smaller), so it holds back no other change
+        /// (its atomic zone's included) and no retry resends it.
+        case setAside
     }
 
-    /// What one change's answer means: `error` is `nil` for a change the server took.
-    static func verdict(forChange error: CKError?, now: Date) -> ChangeVerdict {
+    /// What one change's answer means: `error` is `nil` for a change the server took;
+    /// `refusedWhole`: the error is the whole request's, given to each change (``RequestVerdict/refuseEach``).
+    static func verdict(forChange error: CKError?, refusedWhole: Bool = false, now: Date) -> ChangeVerdict {
         guard let error else { return .answered }
         // Its zone's request came after one the server found too large: sent again, smaller,
         // in the same send (no change leaves the list for a size).
         if error.isUnanswered, error.code == .limitExceeded { return .sentAgainSmaller }
-        // Refused for its size (a record too large, a zone's atomic changes too many): reported,
-        // and kept — no change leaves the list for a size.
-        if error.code == .limitExceeded { return .keptPending }
+        // Refused for its size: reported, and kept — no change leaves the list for a size. A zone's
+        // atomic changes too many for one request wait for the delegate to batch them smaller; a
+        // record too large on its own waits for the app to make it smaller.
+        if error.code == .limitExceeded { return refusedWhole ? .keptPending : .setAside }
         guard retriesItself(error) else { return .answered }
         return error.code.isTransient ? .heldUntil(now.addingTimeInterval(retryDelay(error))) : .keptPending
     }

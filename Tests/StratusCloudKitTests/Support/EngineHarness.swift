@@ -22,7 +22,6 @@ func note(_ name: String, _ text: String = "text", in zoneID: CKRecordZone.ID = 
 final class EngineHarness: CKSyncEngineDelegate, Sendable {
     static let recordType = "Note"
 
-    /// How the delegate answers `nextRecordZoneChangeBatch`.
     /// What the delegate saw and holds.
     struct Log: Sendable {
         var events: [CKSyncEngine.Event] = []
@@ -36,11 +35,14 @@ final class EngineHarness: CKSyncEngineDelegate, Sendable {
         var batchStyle = BatchStyle.pendingChanges
         /// The scope `nextFetchChangesOptions` answers with (`nil`: the one asked).
         var fetchScope: CKSyncEngine.FetchChangesOptions.Scope?
+        /// What the app does once the next batch is built, before the delegate returns it.
+        var duringNextBatch: (@Sendable (CKSyncEngine) -> Void)?
     }
 
     private struct Watcher {
+        let id = UUID()
         let condition: @Sendable (Log) -> Bool
-        let continuation: CheckedContinuation<Void, Never>
+        let continuation: CheckedContinuation<Bool, Never>
     }
 
     private struct Stored {
@@ -108,6 +110,10 @@ final class EngineHarness: CKSyncEngineDelegate, Sendable {
 
     func setBatchStyle(_ style: BatchStyle) { stored.withLock { $0.log.batchStyle = style } }
 
+    /// Runs `edit` once, when the next batch is built and before the delegate returns it (an app
+    /// editing while its delegate is suspended).
+    func duringNextBatch(_ edit: @escaping @Sendable (CKSyncEngine) -> Void) { stored.withLock { $0.log.duringNextBatch = edit } }
+
     func setFetchScope(_ scope: CKSyncEngine.FetchChangesOptions.Scope?) { stored.withLock { $0.log.fetchScope = scope } }
 
     /// Forgets the events seen so far (the notes and the last state stay).
@@ -123,13 +129,31 @@ final class EngineHarness: CKSyncEngineDelegate, Sendable {
 
     /// Returns once `condition` holds of the log (checked now and after each event).
     func waitUntil(_ condition: @escaping @Sendable (Log) -> Bool) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        _ = await waitUntil(within: nil, condition)
+    }
+
+    /// Whether `condition` comes to hold of the log within `seconds` of real time — for what a
+    /// faulty engine might never do: the test then fails rather than hangs (a passing test never
+    /// waits the deadline out).
+    func waitUntil(within seconds: Double?, _ condition: @escaping @Sendable (Log) -> Bool) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let watcher = Watcher(condition: condition, continuation: continuation)
             let ready = stored.withLock { stored -> Bool in
                 if condition(stored.log) { return true }
-                stored.watchers.append(Watcher(condition: condition, continuation: continuation))
+                stored.watchers.append(watcher)
                 return false
             }
-            if ready { continuation.resume() }
+            if ready { return continuation.resume(returning: true) }
+            guard let seconds else { return }
+            Task {
+                try? await Task.sleep(for: .seconds(seconds))
+                let expired = stored.withLock { stored -> Bool in
+                    guard let index = stored.watchers.firstIndex(where: { $0.id == watcher.id }) else { return false }
+                    stored.watchers.remove(at: index)
+                    return true
+                }
+                if expired { continuation.resume(returning: false) }
+            }
         }
     }
 
@@ -212,14 +236,20 @@ final class EngineHarness: CKSyncEngineDelegate, Sendable {
 
     func handleEvent(_ event: CKSyncEngine.Event, syncEngine: CKSyncEngine) async {
         let label = event.milestone
-        let due = stored.withLock { stored -> [CheckedContinuation<Void, Never>] in
+        let due = stored.withLock { stored -> [CheckedContinuation<Bool, Never>] in
             stored.log.events.append(event)
             stored.log.labels.append(label)
             switch event {
             case .stateUpdate(let update):
                 stored.log.state = update.stateSerialization
             case .sentRecordZoneChanges(let sent):
-                for record in sent.savedRecords { stored.log.records[record.recordID] = record }
+                // As Apple's sample keeps the server's system fields and its own values (an
+                // edit made while the save was under way stays).
+                for record in sent.savedRecords {
+                    let kept = (record.copy() as? CKRecord) ?? record
+                    if let text = stored.log.records[record.recordID]?["text"] as? String { kept["text"] = text }
+                    stored.log.records[record.recordID] = kept
+                }
             case .fetchedRecordZoneChanges(let page):
                 for modification in page.modifications { stored.log.records[modification.record.recordID] = modification.record }
                 for deletion in page.deletions { stored.log.records[deletion.recordID] = nil }
@@ -227,7 +257,7 @@ final class EngineHarness: CKSyncEngineDelegate, Sendable {
                 break
             }
             let log = stored.log
-            var due: [CheckedContinuation<Void, Never>] = []
+            var due: [CheckedContinuation<Bool, Never>] = []
             stored.watchers.removeAll { watcher in
                 guard watcher.condition(log) else { return false }
                 due.append(watcher.continuation)
@@ -235,7 +265,7 @@ final class EngineHarness: CKSyncEngineDelegate, Sendable {
             }
             return due
         }
-        for continuation in due { continuation.resume() }
+        for continuation in due { continuation.resume(returning: true) }
     }
 
     func nextRecordZoneChangeBatch(_ context: CKSyncEngine.SendChangesContext, syncEngine: CKSyncEngine) async -> CKSyncEngine.RecordZoneChangeBatch? {
@@ -246,6 +276,11 @@ final class EngineHarness: CKSyncEngineDelegate, Sendable {
             let size = batch.recordsToSave.count + batch.recordIDsToDelete.count
             stored.withLock { $0.log.batchSizes.append(size) }
         }
+        let edit = stored.withLock { stored in
+            defer { stored.log.duringNextBatch = nil }
+            return stored.log.duringNextBatch
+        }
+        edit?(syncEngine)
         return batch
     }
 
