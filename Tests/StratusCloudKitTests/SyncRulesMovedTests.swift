@@ -72,6 +72,23 @@ import Testing
         #expect(nothing == nil)
     }
 
+    /// A child sent before its parent would be refused for a parent the server lacks, and leave
+    /// the list: it waits with a parent held back or set aside, and so do its own children.
+    @Test func theBatchFilterKeepsTheChildrenOfAWaitingParentBackWithIt() {
+        let parent = Self.record("trip")
+        let child = Self.record("day")
+        child.parent = CKRecord.Reference(recordID: parent.recordID, action: .none)
+        let grandchild = Self.record("photo")
+        grandchild.parent = CKRecord.Reference(recordID: child.recordID, action: .none)
+        let orphanOfAnother = Self.record("note")
+        orphanOfAnother.parent = CKRecord.Reference(recordID: Self.record("elsewhere").recordID, action: .none)
+        // The delegate's order need not put parents first.
+        let batch = CKSyncEngine.RecordZoneChangeBatch(recordsToSave: [grandchild, orphanOfAnother, child, parent])
+        let unsent = SyncRules.unsent(batch, attempted: [], held: [.saveRecord(parent.recordID)])
+        #expect(unsent?.recordsToSave.map(\.recordID.recordName) == ["note"])
+        #expect(SyncRules.unsent(batch, attempted: [], held: [])?.recordsToSave.count == 4)
+    }
+
     // MARK: - The answers' partition
 
     @Test func aModifysAnswerIsReportedButForWhatGoesAgainSmaller() {

@@ -3,13 +3,28 @@ import Foundation
 /// Which of the delegate's changes a send sends, and which of a modify's answers are reported.
 extension SyncRules {
     /// The delegate's batch without the changes this send already sent (`attempted`) or that wait
-    /// out a server's `retryAfter` (`held`); `nil` when nothing is left to send.
+    /// (`held`: out a server's `retryAfter`, or set aside until the app adds them again), and
+    /// without the records whose parent waits — sent first, a child would be refused for a parent
+    /// the server does not have, and leave the list; it waits with its parent, pending. `nil` when
+    /// nothing is left to send.
     static func unsent(
         _ batch: CKSyncEngine.RecordZoneChangeBatch, attempted: Set<CKSyncEngine.PendingRecordZoneChange>,
         held: Set<CKSyncEngine.PendingRecordZoneChange>
     ) -> CKSyncEngine.RecordZoneChangeBatch? {
         var unsent = batch
-        unsent.recordsToSave.removeAll { attempted.contains(.saveRecord($0.recordID)) || held.contains(.saveRecord($0.recordID)) }
+        unsent.recordsToSave.removeAll { attempted.contains(.saveRecord($0.recordID)) }
+        var waiting = Set(held.compactMap { change -> CKRecord.ID? in if case .saveRecord(let id) = change { id } else { nil } })
+        // Children of waiting parents wait too, down the batch's chains.
+        var grew = true
+        while grew {
+            grew = false
+            for record in unsent.recordsToSave where !waiting.contains(record.recordID) {
+                guard let parent = record.parent?.recordID, waiting.contains(parent) else { continue }
+                waiting.insert(record.recordID)
+                grew = true
+            }
+        }
+        unsent.recordsToSave.removeAll { waiting.contains($0.recordID) }
         unsent.recordIDsToDelete.removeAll { attempted.contains(.deleteRecord($0)) || held.contains(.deleteRecord($0)) }
         return unsent.recordsToSave.isEmpty && unsent.recordIDsToDelete.isEmpty ? nil : unsent
     }
