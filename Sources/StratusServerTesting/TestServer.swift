@@ -99,8 +99,8 @@ package struct TestServer {
 
     /// `X-Stratus-Extensions`.
     package static let extensionsHeader = HTTPField.Name(WireExtensions.headerName)!
-    /// What the harness asks for on every CKWS request: the extras of errors and zone deletions.
-    package static let errorExtensions: WireExtensions = [.nativeErrorCodes, .serverRecords, .zoneDeletionReasons]
+    /// What the harness asks for on every CKWS request: the extras of errors.
+    package static let errorExtensions: WireExtensions = [.nativeErrorCodes, .serverRecords]
 
     /// POSTs raw bytes to a CKWS operation of `database` as `account`.
     package func raw(

@@ -68,7 +68,6 @@ import Testing
         #expect(failed.map(\.serverErrorCode) == [.atomicError, .badRequest, .atomicError])
         #expect(failed[1].reason == "create requires a recordType")
         #expect(failed[0].reason == RecordErrors.atomic("a").reason)
-        #expect(ServerErrorCode.atomicError.rawValue == "ATOMIC_ERROR")
     }
 
     @Test func anAtomicBatchWithoutAFailureGoesToTheStore() throws {

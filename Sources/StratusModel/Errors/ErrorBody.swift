@@ -3,9 +3,9 @@
 /// `nativeErrorCode` is a Stratus addition: the native `CKError.Code` number where the web code
 /// is ambiguous (21 = change token expired, with `BAD_REQUEST`; 28 = the user deleted the zone,
 /// with `ZONE_NOT_FOUND`), written only for a client that asks (``WireExtensions/nativeErrorCodes``).
-/// `userDidResetEncryptedData` (also a Stratus addition, only ever `true`, written only for a
-/// client that asks: ``WireExtensions/zoneDeletionReasons``) marks a `ZONE_NOT_FOUND` whose zone
-/// went in an encrypted-data reset — native CloudKit's `CKErrorUserDidResetEncryptedDataKey`.
+/// `userDidResetEncryptedData` (also a Stratus addition, only ever `true`, for every client: no
+/// Apple client reads the name) marks a `ZONE_NOT_FOUND` whose zone went in an encrypted-data
+/// reset — native CloudKit's `CKErrorUserDidResetEncryptedDataKey`.
 public struct ErrorBody: Sendable, Hashable, Codable, Error {
     public var uuid: String
     public var serverErrorCode: ServerErrorCode
@@ -40,7 +40,7 @@ public struct ErrorBody: Sendable, Hashable, Codable, Error {
         try container.encodeIfPresent(retryAfter, forKey: .retryAfter)
         try container.encodeIfPresent(redirectURL, forKey: .redirectURL)
         try container.encodeIfPresent(encoder.wireExtensions.nativeErrorCode(nativeErrorCode), forKey: .nativeErrorCode)
-        try container.encodeIfPresent(encoder.wireExtensions.encryptedDataReset(userDidResetEncryptedData), forKey: .userDidResetEncryptedData)
+        try container.encodeIfPresent(userDidResetEncryptedData, forKey: .userDidResetEncryptedData)
     }
 }
 
@@ -92,7 +92,7 @@ public struct RecordError: Sendable, Hashable, Codable, Error {
         try container.encodeIfPresent(redirectURL, forKey: .redirectURL)
         if encoder.wireExtensions.contains(.serverRecords) { try container.encodeIfPresent(serverRecord, forKey: .serverRecord) }
         try container.encodeIfPresent(encoder.wireExtensions.nativeErrorCode(nativeErrorCode), forKey: .nativeErrorCode)
-        try container.encodeIfPresent(encoder.wireExtensions.encryptedDataReset(userDidResetEncryptedData), forKey: .userDidResetEncryptedData)
+        try container.encodeIfPresent(userDidResetEncryptedData, forKey: .userDidResetEncryptedData)
     }
 }
 
@@ -133,7 +133,7 @@ public struct ZoneError: Sendable, Hashable, Codable, Error {
         try container.encodeIfPresent(uuid, forKey: .uuid)
         try container.encodeIfPresent(redirectURL, forKey: .redirectURL)
         try container.encodeIfPresent(encoder.wireExtensions.nativeErrorCode(nativeErrorCode), forKey: .nativeErrorCode)
-        try container.encodeIfPresent(encoder.wireExtensions.encryptedDataReset(userDidResetEncryptedData), forKey: .userDidResetEncryptedData)
+        try container.encodeIfPresent(userDidResetEncryptedData, forKey: .userDidResetEncryptedData)
     }
 }
 
@@ -141,10 +141,5 @@ extension WireExtensions {
     /// `code` when these extensions ask for native error codes, else `nil` (not written).
     func nativeErrorCode(_ code: Int?) -> Int? {
         contains(.nativeErrorCodes) ? code : nil
-    }
-
-    /// `flag` when these extensions ask why zones went, else `nil` (not written).
-    func encryptedDataReset(_ flag: Bool?) -> Bool? {
-        contains(.zoneDeletionReasons) ? flag : nil
     }
 }

@@ -25,10 +25,10 @@ import Foundation
 /// - `serverRecords`: a `CONFLICT` or `EXISTS` per-record error carries the server's current
 ///   record as `serverRecord` (the native `CKError.serverRecord`), so a client merges without
 ///   another round trip.
-/// - `zoneDeletionReasons`: a deleted zone of `changes/database` says why it went
-///   (`deletionReason`: deleted, purged, encryptedDataReset — the native deletion's reason), and
-///   a `ZONE_NOT_FOUND` whose zone went in an encrypted-data reset says so
-///   (`userDidResetEncryptedData: true`, the native `CKErrorUserDidResetEncryptedDataKey`).
+///
+/// Why a zone went is no extension: `deletionReason` on a deleted zone of `changes/database` and
+/// `userDidResetEncryptedData: true` on a `ZONE_NOT_FOUND` tell any client that tests an account
+/// event (purge, encrypted-data reset) what happened, under names no Apple client reads.
 public struct WireExtensions: OptionSet, Sendable, Hashable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
@@ -39,10 +39,7 @@ public struct WireExtensions: OptionSet, Sendable, Hashable {
     public static let zoneShares = WireExtensions(rawValue: 1 << 3)
     public static let nativeErrorCodes = WireExtensions(rawValue: 1 << 4)
     public static let serverRecords = WireExtensions(rawValue: 1 << 5)
-    public static let zoneDeletionReasons = WireExtensions(rawValue: 1 << 6)
-    public static let all: WireExtensions = [
-        .exactDates, .deletedRecordTypes, .frameworkBatches, .zoneShares, .nativeErrorCodes, .serverRecords, .zoneDeletionReasons,
-    ]
+    public static let all: WireExtensions = [.exactDates, .deletedRecordTypes, .frameworkBatches, .zoneShares, .nativeErrorCodes, .serverRecords]
 
     /// The request header that names them.
     public static let headerName = "X-Stratus-Extensions"
@@ -59,7 +56,6 @@ public struct WireExtensions: OptionSet, Sendable, Hashable {
             case "zoneShares": insert(.zoneShares)
             case "nativeErrorCodes": insert(.nativeErrorCodes)
             case "serverRecords": insert(.serverRecords)
-            case "zoneDeletionReasons": insert(.zoneDeletionReasons)
             default: continue
             }
         }
@@ -74,7 +70,6 @@ public struct WireExtensions: OptionSet, Sendable, Hashable {
         if contains(.zoneShares) { names.append("zoneShares") }
         if contains(.nativeErrorCodes) { names.append("nativeErrorCodes") }
         if contains(.serverRecords) { names.append("serverRecords") }
-        if contains(.zoneDeletionReasons) { names.append("zoneDeletionReasons") }
         return names.joined(separator: ",")
     }
 }

@@ -7,8 +7,8 @@ public struct Zone: Sendable, Hashable, Codable {
     public var atomic: Bool?
     /// `true` on zones a change feed reports as deleted.
     public var deleted: Bool?
-    /// Why a deleted zone went (a Stratus extension in `changes/database`,
-    /// ``WireExtensions/zoneDeletionReasons``): deleted, purged or encryptedDataReset.
+    /// Why a deleted zone went (Stratus addition, in `changes/database`, for every client: no Apple
+    /// client reads the name): deleted, purged or encryptedDataReset.
     public var deletionReason: ZoneDeletionReason?
     /// The zone's zone-wide share (a Stratus extension, ``WireExtensions/zoneShares``): written
     /// only for a client that asks, so a CKWS client sees exactly Apple's keys.
@@ -34,7 +34,7 @@ public struct Zone: Sendable, Hashable, Codable {
         try container.encodeIfPresent(syncToken, forKey: .syncToken)
         try container.encodeIfPresent(atomic, forKey: .atomic)
         try container.encodeIfPresent(deleted, forKey: .deleted)
-        if encoder.wireExtensions.contains(.zoneDeletionReasons) { try container.encodeIfPresent(deletionReason, forKey: .deletionReason) }
+        try container.encodeIfPresent(deletionReason, forKey: .deletionReason)
         if encoder.wireExtensions.contains(.zoneShares) {
             try container.encodeIfPresent(share, forKey: .share)
         }

@@ -7,11 +7,12 @@ import StratusServerTesting
 import Testing
 
 /// What Stratus adds for its own client beside Apple's keys — the server's record on a conflict
-/// (`serverRecords`), why a zone went (`zoneDeletionReasons`: `deletionReason` in a database
-/// change feed, `userDidResetEncryptedData` on `ZONE_NOT_FOUND`) — is written only for a client
-/// that asks, as `nativeErrorCode` is (NativeErrorCodeTests): a plain CKWS client gets Apple's keys.
+/// (`serverRecords`) — is written only for a client that asks, as `nativeErrorCode` is
+/// (NativeErrorCodeTests); why a zone went (`deletionReason` in a database change feed,
+/// `userDidResetEncryptedData` on `ZONE_NOT_FOUND`) is told to every client that tests an account
+/// event, under names no Apple client reads.
 @Suite struct ErrorExtrasTests {
-    static let extraKeys: Set<String> = ["serverRecord", "deletionReason", "userDidResetEncryptedData"]
+    static let askedKeys: Set<String> = ["serverRecord", "nativeErrorCode"]
 
     /// A request as a plain CKWS client sends it (no extension header), or asking for `asked`.
     static func send(_ server: TestServer, _ operation: String, _ body: some Encodable, asking asked: WireExtensions?) async throws -> TestResponse {
@@ -40,7 +41,7 @@ import Testing
         return found
     }
 
-    @Test("a conflict, an existing record, a reset zone and a database feed answer a plain client Apple's keys, and a client that asks the extras")
+    @Test("a conflict and an existing record answer a plain client Apple's keys and a client that asks the server's record; a reset zone is told to both")
     func extrasAreAskedFor() async throws {
         try await TestServer.run { server in
             try await server.createZone("Trips")
@@ -59,52 +60,48 @@ import Testing
             var stale = Records.destination("paris", caption: "Lutetia")
             stale.recordChangeTag = firstTag
             let trips = ZoneID(zoneName: "Trips")
-            let cases: [(label: String, operation: String, body: any Encodable & Sendable, extras: WireExtensions, expected: String)] = [
-                ("a stale tag (CONFLICT)", "records/modify", ModifyRecordsRequest(operations: [RecordOperation(.update, stale)], zoneID: trips),
-                 .serverRecords, "serverRecord"),
-                ("a create of an existing record (EXISTS)", "records/modify", ModifyRecordsRequest(operations: [Records.create("paris")], zoneID: trips),
-                 .serverRecords, "serverRecord"),
-                ("a zone lost to an encrypted-data reset, looked up", "zones/lookup", LookupZonesRequest(zones: [ZoneID(zoneName: "Diary")]),
-                 .zoneDeletionReasons, "userDidResetEncryptedData"),
-                ("a write into it", "records/modify", ModifyRecordsRequest(operations: [Records.create("d2")], zoneID: ZoneID(zoneName: "Diary")),
-                 .zoneDeletionReasons, "userDidResetEncryptedData"),
-                ("the database's changes", "changes/database", DatabaseChangesRequest(syncToken: token), .zoneDeletionReasons, "deletionReason"),
+            let asked: [(label: String, body: ModifyRecordsRequest)] = [
+                ("a stale tag (CONFLICT)", ModifyRecordsRequest(operations: [RecordOperation(.update, stale)], zoneID: trips)),
+                ("a create of an existing record (EXISTS)", ModifyRecordsRequest(operations: [Records.create("paris")], zoneID: trips)),
             ]
-            for (label, operation, body, extras, expected) in cases {
-                let plain = try await Self.send(server, operation, body, asking: nil)
+            for (label, body) in asked {
+                let plain = try await Self.send(server, "records/modify", body, asking: nil)
                 #expect(plain.status == .ok, "\(label): \(plain.text)")
-                #expect(try Self.keys(in: plain.text).isDisjoint(with: Self.extraKeys), "\(label), unasked: \(plain.text)")
-                let asked = try await Self.send(server, operation, body, asking: extras)
-                #expect(try Self.keys(in: asked.text).contains(expected), "\(label), asked: \(asked.text)")
+                #expect(try Self.keys(in: plain.text).isDisjoint(with: Self.askedKeys), "\(label), unasked: \(plain.text)")
+                let answer = try await Self.send(server, "records/modify", body, asking: .serverRecords)
+                let record = try JSONDecoder().decode(RecordsResponse.self, from: Data(answer.text.utf8)).records.first?.error?.serverRecord
+                #expect(record?.fields?["caption"] == .string("Paris, France"), "\(label), asked: \(answer.text)")
+            }
+            let told: [(label: String, operation: String, body: any Encodable & Sendable, expected: String)] = [
+                ("a zone lost to an encrypted-data reset, looked up", "zones/lookup", LookupZonesRequest(zones: [ZoneID(zoneName: "Diary")]),
+                 "userDidResetEncryptedData"),
+                ("a write into it", "records/modify", ModifyRecordsRequest(operations: [Records.create("d2")], zoneID: ZoneID(zoneName: "Diary")),
+                 "userDidResetEncryptedData"),
+                ("the database's changes", "changes/database", DatabaseChangesRequest(syncToken: token), "deletionReason"),
+            ]
+            for (label, operation, body, expected) in told {
+                let plain = try await Self.send(server, operation, body, asking: nil)
+                #expect(try Self.keys(in: plain.text).contains(expected), "\(label): \(plain.text)")
+                #expect(try Self.keys(in: plain.text).isDisjoint(with: Self.askedKeys), "\(label), unasked: \(plain.text)")
             }
         }
     }
 
-    @Test("no per-record, per-zone or request error of any web code writes an extra unasked, by either writer")
+    @Test("no per-record error of any web code writes the server's record unasked, by either writer")
     func everyWebCodeUnasked() throws {
         let record = Record(recordName: "a", recordType: "T")
         for code in ServerErrorCode.documented {
-            let errors: [any Encodable] = [
-                ErrorBody(uuid: "u", serverErrorCode: code, reason: "r", userDidResetEncryptedData: true),
-                RecordsResponse(records: [.failure(RecordError(
-                    recordName: "a", serverErrorCode: code, reason: "r", serverRecord: record, userDidResetEncryptedData: true
-                ))]),
-                ZoneError(zoneID: ZoneID(zoneName: "Z"), serverErrorCode: code, reason: "r", userDidResetEncryptedData: true),
-            ]
-            for error in errors {
-                let plain = String(decoding: try JSONEncoder().encode(error), as: UTF8.self)
-                #expect(try Self.keys(in: plain).isDisjoint(with: Self.extraKeys), "\(code): \(plain)")
-                let encoder = JSONEncoder()
-                encoder.userInfo[.wireExtensions] = WireExtensions([.serverRecords, .zoneDeletionReasons])
-                let asked = String(decoding: try encoder.encode(error), as: UTF8.self)
-                #expect(asked.contains("\"userDidResetEncryptedData\":true"), "\(code): \(asked)")
-            }
-            let written = String(decoding: try RecordsResponse(records: [
-                .failure(RecordError(recordName: "a", serverErrorCode: code, reason: "r", serverRecord: record, userDidResetEncryptedData: true)),
-            ]).jsonBytes(), as: UTF8.self)
-            #expect(try Self.keys(in: written).isDisjoint(with: Self.extraKeys), "\(code), the fast writer: \(written)")
+            let response = RecordsResponse(records: [.failure(RecordError(recordName: "a", serverErrorCode: code, reason: "r", serverRecord: record))])
+            let plain = String(decoding: try JSONEncoder().encode(response), as: UTF8.self)
+            #expect(!(try Self.keys(in: plain).contains("serverRecord")), "\(code): \(plain)")
+            let written = String(decoding: try response.jsonBytes(), as: UTF8.self)
+            #expect(!(try Self.keys(in: written).contains("serverRecord")), "\(code), the fast writer: \(written)")
+            let encoder = JSONEncoder()
+            encoder.userInfo[.wireExtensions] = WireExtensions.serverRecords
+            let asked = String(decoding: try encoder.encode(response), as: UTF8.self)
+            #expect(try Self.keys(in: asked).contains("serverRecord"), "\(code): \(asked)")
+            let fastAsked = String(decoding: try response.jsonBytes(extensions: .serverRecords), as: UTF8.self)
+            #expect(try Self.keys(in: fastAsked).contains("serverRecord"), "\(code), the fast writer: \(fastAsked)")
         }
-        let gone = Zone(zoneID: ZoneID(zoneName: "Z"), deleted: true, deletionReason: .purged)
-        #expect(!String(decoding: try JSONEncoder().encode(gone), as: UTF8.self).contains("deletionReason"))
     }
 }
