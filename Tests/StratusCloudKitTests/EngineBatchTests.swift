@@ -48,7 +48,8 @@ import Testing
     }
 
     /// One change too large for any request cannot be split: it is reported `limitExceeded`
-    /// (for the app to shrink) and stays pending — no change leaves the list for a size.
+    /// (for the app to shrink) and stays pending — no change leaves the list for a size — set
+    /// aside, not resent unchanged, until the app adds it again.
     @Test func aSingleChangeTooLargeIsReportedAndStaysPending() async throws {
         let harness = EngineHarness()
         harness.fake.serverSaveZone(notesZone)
@@ -63,7 +64,10 @@ import Testing
         #expect(engine.state.pendingRecordZoneChanges == [.saveRecord(huge)])
 
         try await engine.sendChanges()
-        #expect(harness.fake.record(named: "huge", in: notesZone) != nil)
+        #expect(harness.fake.requests(of: .modifyRecords).count == 1, "set aside: not resent unchanged")
+        harness.write("huge", "smaller", on: engine)
+        try await engine.sendChanges()
+        #expect(harness.fake.record(named: "huge", in: notesZone)?["text"] as? String == "smaller")
         #expect(engine.state.pendingRecordZoneChanges.isEmpty)
     }
 

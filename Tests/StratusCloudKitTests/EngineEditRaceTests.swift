@@ -47,4 +47,21 @@ import Testing
         try await relaunched.sendChanges()
         #expect(harness.fake.record(named: "b", in: notesZone) != nil)
     }
+
+    /// The version the server refused as too large is not the one the app holds now: the newer,
+    /// smaller one is not set aside with it, and goes on the next send.
+    @Test func aRecordAddedAgainWhileItsTooLargeVersionWasSentIsNotSetAside() async throws {
+        let harness = EngineHarness()
+        harness.fake.serverSaveZone(notesZone)
+        let engine = CKSyncEngine(harness.configuration())
+        harness.write("big", String(repeating: "b", count: 1_000), on: engine)
+        harness.fake.failRecord(named: "big", with: CKError(.limitExceeded, "the record is larger than the server takes"))
+        harness.duringNextBatch { engine in harness.write("big", "smaller", on: engine) }
+        _ = try? await engine.sendChanges()
+        #expect(harness.failedSaveCodes == ["big": .limitExceeded])
+
+        try await engine.sendChanges()
+        #expect(harness.fake.record(named: "big", in: notesZone)?["text"] as? String == "smaller")
+        #expect(engine.state.pendingRecordZoneChanges.isEmpty)
+    }
 }

@@ -58,7 +58,11 @@ import Testing
         #expect(SyncRules.verdict(forRequest: tooLarge, splittable: true, now: Self.now) == .split)
         #expect(SyncRules.verdict(forRequest: tooLarge, splittable: false, now: Self.now) == .refuseEach)
         // Each change given the request's refusal waits for the delegate to batch it smaller.
-        #expect(SyncRules.verdict(forChange: tooLarge, refusedWhole: true, now: Self.now) == .keptPending)
+        #expect(SyncRules.verdict(forChange: tooLarge, refusedTogether: true, now: Self.now) == .keptPending)
+        // One change alone, too large for any request: set aside as a record too large is.
+        #expect(SyncRules.verdict(forChange: tooLarge, refusedTogether: false, now: Self.now) == .setAside)
+        #expect(SyncRules.refusedTogether(CKSyncEngine.RecordZoneChangeBatch(recordsToSave: [note("a"), note("b")])))
+        #expect(!SyncRules.refusedTogether(CKSyncEngine.RecordZoneChangeBatch(recordsToSave: [note("a")])))
     }
 
     @Test func aRefusedTokenKeepsEveryChangeAndChecksTheAccountBeforeTheNextSend() {

@@ -28,6 +28,17 @@ final class SyncSchedule: Sendable {
 
     /// Runs `work` as a task of its own, kept only until it ends (or everything stops).
     func schedule(_ work: @escaping @Sendable () async -> Void) {
+        start(work, in: \.scheduled)
+    }
+
+    /// Runs `work` — a state report the app must get to persist what it added — as a task of its
+    /// own that cancelling the syncs (``cancelAll()``) leaves alone: a report is not a sync, and
+    /// one dropped would leave a change out of the state the app relaunches from.
+    func scheduleReport(_ work: @escaping @Sendable () async -> Void) {
+        start(work, in: \.reports)
+    }
+
+    private func start(_ work: @escaping @Sendable () async -> Void, in table: WritableKeyPath<Tasks, [UUID: Task<Void, Never>]>) {
         let id = UUID()
         // Made under the lock: the task's own removal waits until it is in the table.
         tasks.withLock { tasks in
@@ -35,21 +46,7 @@ final class SyncSchedule: Sendable {
                 await work()
                 self?.finished(id)
             }
-            if tasks.stopped { task.cancel() } else { tasks.scheduled[id] = task }
-        }
-    }
-
-    /// Runs `work` — a state report the app must get to persist what it added — as a task of its
-    /// own that cancelling the syncs (``cancelAll()``) leaves alone: a report is not a sync, and
-    /// one dropped would leave a change out of the state the app relaunches from.
-    func scheduleReport(_ work: @escaping @Sendable () async -> Void) {
-        let id = UUID()
-        tasks.withLock { tasks in
-            let task = Task { [weak self] in
-                await work()
-                self?.finished(id)
-            }
-            if tasks.stopped { task.cancel() } else { tasks.reports[id] = task }
+            if tasks.stopped { task.cancel() } else { tasks[keyPath: table][id] = task }
         }
     }
 

@@ -145,7 +145,7 @@ extension CKSyncEngine {
                     saveResults: Dictionary(batch.recordsToSave.map { ($0.recordID, Result<CKRecord, any Error>.failure(error)) }, uniquingKeysWith: { $1 }),
                     deleteResults: Dictionary(batch.recordIDsToDelete.map { ($0, Result<Void, any Error>.failure(error)) }, uniquingKeysWith: { $1 })
                 )
-                await report(batch, answer, refusedWhole: true, pass: &pass)
+                await report(batch, answer, refusedTogether: SyncRules.refusedTogether(batch), pass: &pass)
             case .keptPending(let retryAt, let checkAccount):
                 // Nothing was answered for these: they stay pending for a later send.
                 pass.failed(error, retryAt: retryAt)
@@ -171,13 +171,14 @@ extension CKSyncEngine {
     /// What a modify answers, by record.
     private typealias ModifyAnswer = (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>])
 
-    /// Reports a batch's answers: each change's ``SyncRules/verdict(forChange:refusedWhole:now:)``
+    /// Reports a batch's answers: each change's ``SyncRules/verdict(forChange:refusedTogether:now:)``
     /// says whether it leaves the queue, stays pending, is held back until its retry time, or is
-    /// set aside until the app adds it again; `refusedWhole`: every answer is the request's refusal.
+    /// set aside until the app adds it again; `refusedTogether`: every answer is the refusal of
+    /// the request that carried them all.
     private func report(
         _ batch: RecordZoneChangeBatch,
         _ answer: (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>]),
-        refusedWhole: Bool = false, pass: inout SendPass
+        refusedTogether: Bool = false, pass: inout SendPass
     ) async {
         var saved: [CKRecord] = []
         var failedSaves: [Event.SentRecordZoneChanges.FailedRecordSave] = []
@@ -188,13 +189,13 @@ extension CKSyncEngine {
         /// Applies the verdict on one change's answer (`nil`: taken).
         func settle(_ change: PendingRecordZoneChange, _ error: CKError?) {
             if let error { pass.itemFailures[change.recordID] = error }
-            switch SyncRules.verdict(forChange: error, refusedWhole: refusedWhole, now: now) {
+            switch SyncRules.verdict(forChange: error, refusedTogether: refusedTogether, now: now) {
             case .answered: answered[change] = pass.attempted[change]
             case .keptPending, .sentAgainSmaller: pass.keptPending = true
             case .heldUntil(let date):
                 pass.retry(at: date)
                 state.update { $0.hold(change, until: date) }
-            case .setAside: state.update { $0.setAside(change) }
+            case .setAside: state.update { $0.setAside(change, sent: pass.attempted[change]) }
             }
         }
         for record in batch.recordsToSave {

@@ -231,12 +231,14 @@ extension CKSyncEngine.State {
             setAside = setAside?.filter { pending.contains($0) }
         }
 
-        /// Sets `change` aside until the app adds it again, at the end of the list: a batch built
-        /// from the pending changes in order takes the others first.
-        mutating func setAside(_ change: CKSyncEngine.PendingRecordZoneChange) {
+        /// Sets `change` aside until the app adds it again, at the end of the list (a batch built
+        /// from the pending changes in order takes the others first) — unless the app added it
+        /// again since it was sent (`sent`: the sequence it went with): the newer one goes next.
+        mutating func setAside(_ change: CKSyncEngine.PendingRecordZoneChange, sent: Int?) {
             let record = PendingRecord(change)
+            guard let index = records.firstIndex(of: record), records[index].sequence == sent else { return }
             setAside = (setAside ?? []).union([record.key])
-            if let index = records.firstIndex(of: record) { records.append(records.remove(at: index)) }
+            records.append(records.remove(at: index))
         }
 
         /// Holds `change` back until `date` (a transient failure's retry time).

@@ -31,8 +31,9 @@ enum SyncRules {
     }
 
     /// What one change's answer means: `error` is `nil` for a change the server took;
-    /// `refusedWhole`: the error is the whole request's, given to each change (``RequestVerdict/refuseEach``).
-    static func verdict(forChange error: CKError?, refusedWhole: Bool = false, now: Date) -> ChangeVerdict {
+    /// `refusedTogether`: the error is the whole request's, given to each of its several changes
+    /// (``RequestVerdict/refuseEach``, ``refusedTogether(_:)``).
+    static func verdict(forChange error: CKError?, refusedTogether: Bool = false, now: Date) -> ChangeVerdict {
         guard let error else { return .answered }
         // Its zone's request came after one the server found too large: sent again, smaller,
         // in the same send (no change leaves the list for a size).
@@ -40,7 +41,7 @@ enum SyncRules {
         // Refused for its size: reported, and kept — no change leaves the list for a size. A zone's
         // atomic changes too many for one request wait for the delegate to batch them smaller; a
         // record too large on its own waits for the app to make it smaller.
-        if error.code == .limitExceeded { return refusedWhole ? .keptPending : .setAside }
+        if error.code == .limitExceeded { return refusedTogether ? .keptPending : .setAside }
         guard retriesItself(error) else { return .answered }
         return error.code.isTransient ? .heldUntil(now.addingTimeInterval(retryDelay(error))) : .keptPending
     }
@@ -73,6 +74,13 @@ enum SyncRules {
         /// trying again (a transient failure); `checkAccount` asks who is signed in before the
         /// next send (the token was refused: the user may have signed out or switched).
         case keptPending(retryAt: Date?, checkAccount: Bool)
+    }
+
+    /// Whether the changes of a request refused whole as too large and not to be split were
+    /// refused together — one zone's atomic changes, for the delegate to batch smaller — rather
+    /// than one change alone, too large for any request (set aside as a record too large is).
+    static func refusedTogether(_ batch: CKSyncEngine.RecordZoneChangeBatch) -> Bool {
+        batch.recordsToSave.count + batch.recordIDsToDelete.count > 1
     }
 
     /// What a request failing with `error` means; `splittable`: whether its changes can go in
