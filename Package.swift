@@ -150,7 +150,6 @@ let package = Package(
                 "StratusCore",
                 "StratusStore",
                 "StratusStoreSQLite",
-                "StratusStorePostgres",
                 "StratusModel",
                 "StratusProcess",
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -9,8 +9,8 @@ import Darwin
 /// `Process`: on Linux its `run()` crashed (a bad `memcpy`) when tests launched servers at once,
 /// and its `waitUntilExit()` spun for ever when called from another thread than `run()`. Each
 /// child starts with the default action for every signal, in its parent's process group (so a
-/// terminal's Ctrl-C reaches it too). `stratus exec` and the tests that start `stratus serve`
-/// use it.
+/// terminal's Ctrl-C reaches it too). StratusServerRun's `ServerProcess` starts `stratus serve`
+/// with it, and `stratus exec` its command.
 package enum ChildProcess {
     package struct Failure: Error, CustomStringConvertible {
         package var description: String

@@ -10,7 +10,8 @@ import Synchronization
 ///
 /// A launch is ready once its port answers and the server said it is: `server.json` names this
 /// child's PID with its URL (written once bound and seeded), or — instances on PostgreSQL, which
-/// share their directory and take no claim — `dev-credentials.json` is there.
+/// share their directory and take no claim — its output since the launch says it listens on the
+/// port (when the output is a file to read; else `dev-credentials.json` is there).
 package final class ServerProcess: Sendable {
     /// Why the server did not start, said plainly.
     package struct Failure: Error, CustomStringConvertible {
@@ -50,14 +51,16 @@ package final class ServerProcess: Sendable {
 
     /// Whether instances share the data directory: a PostgreSQL store (`--store`, or `STRATUS_STORE`).
     private var sharesDirectory: Bool {
-        arguments.contains { $0 == "--store" || $0.hasPrefix("--store=") } || ProcessInfo.processInfo.environment[StoreChoice.environmentVariable]?.isEmpty == false
+        let named = arguments.firstIndex(of: "--store").map { $0 + 1 < arguments.count ? arguments[$0 + 1] : "" }
+            ?? arguments.first { $0.hasPrefix("--store=") }.map { String($0.dropFirst("--store=".count)) }
+        return OpenedStore.url(option: named) != nil
     }
 
     /// Starts `binary serve --dev` over `data` on `port` — a free one when `nil`, another tried
     /// when the one picked is taken meanwhile — and returns once it is ready.
     /// - Throws: ``Failure`` saying why (the port taken, the server's last lines, no answer within `deadline`).
     package static func start(
-        binary: String, data: URL, port: Int? = nil, arguments: [String] = [], output: String?, deadline: Duration = .seconds(120)
+        binary: String, data: URL, port: Int? = nil, arguments: [String] = [], output: String?, deadline: Duration = .seconds(180)
     ) async throws -> ServerProcess {
         var failure = Failure(description: "no free port could be bound")
         for _ in 1...5 {
@@ -65,18 +68,35 @@ package final class ServerProcess: Sendable {
             do {
                 try await server.launch(deadline: deadline)
                 return server
-            } catch let refused as Failure {
-                let said = output.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? ""
-                guard said.lowercased().contains("address already in use") else { throw refused }
-                if port != nil { throw Failure(description: "port \(server.port) is taken: another server listens there") }
-                failure = refused
+            } catch let refused as LaunchFailure {
+                guard refused.said.lowercased().contains("address already in use") else { throw refused.failure }
+                if port != nil { throw Failure(description: "port \(server.port) is taken: another server listens there (omit --port to use a free one)") }
+                failure = refused.failure
             }
         }
         throw failure
     }
 
+    /// A launch that failed, with what the server printed during it.
+    private struct LaunchFailure: Error {
+        let failure: Failure
+        let said: String
+    }
+
     /// Starts the server (again) on the same data directory and port; returns once it is ready.
-    package func launch(deadline: Duration = .seconds(120)) async throws {
+    /// - Throws: ``Failure`` saying why (the server's last lines, no answer within `deadline`).
+    package func launch(deadline: Duration = .seconds(180)) async throws {
+        do {
+            try await launchReporting(deadline: deadline)
+        } catch let launch as LaunchFailure {
+            throw launch.failure
+        }
+    }
+
+    private func launchReporting(deadline: Duration) async throws {
+        // What this launch prints starts here: an earlier launch's lines (the same log appended
+        // to) say nothing of this one.
+        let printedBefore = output.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int } ?? 0
         let child = try ChildProcess.spawn(
             binary, ["serve", "--dev", "--host", "127.0.0.1", "--port", String(port), "--data", data.path] + arguments, output: output
         )
@@ -85,23 +105,38 @@ package final class ServerProcess: Sendable {
         while ContinuousClock.now < until {
             if let ending = ChildProcess.ended(child) {
                 running.withLock { $0 = nil }
-                let said = output.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? ""
+                let said = printed(since: printedBefore) ?? ""
                 let tail = said.split(separator: "\n").suffix(5).joined(separator: "\n")
-                throw Failure(description: "the server did not start (exit status \(ending.shellStatus))" + (tail.isEmpty ? "" : ":\n\(tail)"))
+                throw LaunchFailure(
+                    failure: Failure(description: "the server did not start (exit status \(ending.shellStatus))" + (tail.isEmpty ? "" : ":\n\(tail)")),
+                    said: said
+                )
             }
-            if isReady(child) { return }
+            if isReady(child, printedBefore: printedBefore) { return }
             try await Task.sleep(for: .milliseconds(50))
         }
         await terminate()
         throw Failure(description: "the server did not answer on port \(port) within \(deadline)" + (output.map { "; see \($0)" } ?? ""))
     }
 
+    /// What the server printed to ``output`` after its first `offset` bytes; `nil` when the
+    /// output is no file to read (this terminal, `/dev/null`).
+    private func printed(since offset: Int) -> String? {
+        guard let output, output != "/dev/null", let handle = FileHandle(forReadingAtPath: output) else { return nil }
+        defer { try? handle.close() }
+        try? handle.seek(toOffset: UInt64(offset))
+        return (try? handle.readToEnd()).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
     /// Whether the launch `child` is ready: its port answers and it said so.
-    private func isReady(_ child: pid_t) -> Bool {
+    private func isReady(_ child: pid_t, printedBefore: Int) -> Bool {
         guard FreePort.answers(port) else { return false }
-        if sharesDirectory { return FileManager.default.fileExists(atPath: credentialsFile.path) }
-        guard let holder = ServerLock.holder(of: data) else { return false }
-        return holder.pid == child && holder.url != nil
+        guard sharesDirectory else {
+            guard let holder = ServerLock.holder(of: data) else { return false }
+            return holder.pid == child && holder.url != nil
+        }
+        guard let said = printed(since: printedBefore) else { return FileManager.default.fileExists(atPath: credentialsFile.path) }
+        return said.contains("Stratus listening on http://127.0.0.1:\(port)\n")
     }
 
     /// SIGTERM, waiting (at most 30 s, then SIGKILL) until the server has stopped.

@@ -14,8 +14,9 @@ import UnixSignals
 /// the store of a data directory (`stratus.sqlite` and `blobs/` there, or a PostgreSQL store
 /// sharing the directory's blobs). It starts (returning once it listens), is seeded as a
 /// development server, stops gracefully (cut off after 30 s) or is cut off. `stratus serve` is a
-/// run that lasts until a signal stops it; StratusTesting's `StratusTestServer`, `stratus fuzz`'s
-/// server and the CloudKit tests' `DevServer` are runs restarted on the same directory.
+/// run that lasts until a signal stops it; StratusTesting's `StratusTestServer` is one run, and
+/// `stratus fuzz`'s server and the CloudKit tests' `DevServer` are runs restarted on the same
+/// directory.
 package final class ServerRun: Sendable {
     /// Why a run did not start, when the run itself gave no error.
     package struct Failure: Error, CustomStringConvertible {
@@ -37,36 +38,38 @@ package final class ServerRun: Sendable {
     private let running: Task<Void, any Error>
 
     private init(
-        host: String, port: Int, services: StratusServices, opened: StoreChoice.Opened, directory: URL, console: Console?,
+        host: String, port: Int, services: StratusServices, opened: OpenedStore, directory: URL, console: Console?,
         group: ServiceGroup, running: Task<Void, any Error>
     ) {
         self.host = host
         self.port = port
         self.services = services
         self.storeDescription = opened.description
-        self.sharesDirectory = opened.service != nil
+        self.sharesDirectory = opened.shared
         self.directory = directory
         self.console = console
         self.group = group
         self.running = running
     }
 
-    /// Opens (and migrates) the store — SQLite in `directory`, or PostgreSQL at `store` — and
-    /// serves `composition` over it on `host:port` (port 0: any free one); returns once it listens.
+    /// Opens (and migrates) the SQLite store of `directory` — or runs on `store`, opened by the
+    /// caller (`stratus serve`'s PostgreSQL) — and serves `composition` over it on `host:port`
+    /// (port 0: any free one); returns once it listens.
     /// `serverURL` is where clients reach it (its sign-in and share links; by default
     /// `http://host:port` when the port is given). `logger` gets the run's log — at `info` the
     /// access log's line per request — and without one nothing below `critical` is logged;
     /// `metrics` is served at `/metrics`; `shutdownSignals` stop the run gracefully.
     /// - Throws: the run's own error when it ended before it listened (the port taken, say).
     package static func start(
-        directory: URL, host: String = "127.0.0.1", port: Int, serverURL named: String? = nil, store: String? = nil,
+        directory: URL, host: String = "127.0.0.1", port: Int, serverURL named: String? = nil, store: OpenedStore? = nil,
         composition: ServerComposition, metrics: PrometheusCollectorRegistry? = nil, logger given: Logger? = nil,
         shutdownSignals: [UnixSignal] = []
     ) async throws -> ServerRun {
         // Every store, blob and connection is a file of this process: as many as the system allows.
         OpenFileLimit.raise()
         let logger = given ?? quiet
-        let opened = try await StoreChoice.open(url: store, data: directory, logger: logger)
+        let opened: OpenedStore
+        if let store { opened = store } else { opened = try await OpenedStore.sqlite(in: directory) }
         let serverURL = named ?? (port == 0 ? nil : "http://\(reachable(host)):\(port)")
         let services = try composition.services(
             store: opened.store, blobDirectory: directory.appendingPathComponent("blobs", isDirectory: true), serverURL: serverURL,
@@ -90,7 +93,9 @@ package final class ServerRun: Sendable {
             try await group.run()
         }
         var ports = listening.makeAsyncIterator()
-        guard let bound = await ports.next() else {
+        // Cancelled while it starts: the run goes too (its task is not this one's child).
+        let bound = await withTaskCancellationHandler { await ports.next() } onCancel: { running.cancel() }
+        guard let bound else {
             // The group ended before it listened: its error says why.
             _ = try await running.value
             throw Failure(description: "the server stopped before it listened")

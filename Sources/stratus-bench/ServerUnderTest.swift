@@ -39,7 +39,8 @@ final class ServerUnderTest: @unchecked Sendable {
         do {
             for instance in 0..<max(instances, 1) {
                 processes.append(try await ServerProcess.start(
-                    binary: binary.path, data: directory, port: port + instance, arguments: arguments, output: "/dev/null"
+                    binary: binary.path, data: directory, port: port + instance, arguments: arguments,
+                    output: directory.appendingPathComponent("server.log").path
                 ))
             }
         } catch {

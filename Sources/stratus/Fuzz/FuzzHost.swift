@@ -2,6 +2,7 @@ import Foundation
 import StratusFuzz
 import StratusCore
 import StratusModel
+import StratusProcess
 import StratusServerRun
 
 /// The fuzzer's own server: in this process (`ServerRun`), on a free port, over a fresh
@@ -24,7 +25,8 @@ actor FuzzHost {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-fuzz-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let composition = ServerComposition(buggify: buggify, console: false)
-        let run = try await ServerRun.start(directory: directory, port: 0, composition: composition)
+        // A port of its own from the start: the sign-in and share links name it, before and after a crash.
+        let run = try await ServerRun.start(directory: directory, port: try FreePort.pick(), composition: composition)
         let adminToken = run.services.identity.newAdminToken()
         try await run.services.identity.addAdminToken(adminToken)
         let host = FuzzHost(directory: directory, composition: composition, run: run)

@@ -80,7 +80,7 @@ struct Serve: AsyncParsableCommand {
         let schemaFile = try schema.map { path in (path: path, document: try Serve.readSchema(path)) }
         let dataURL = URL(fileURLWithPath: data, isDirectory: true)
         try FileManager.default.createDirectory(at: dataURL, withIntermediateDirectories: true)
-        let storeURL = StoreChoice.url(option: store)
+        let storeURL = OpenedStore.url(option: store)
         // One server per SQLite data directory; PostgreSQL instances share theirs by design.
         let claim: ServerLock?
         do {
@@ -101,8 +101,9 @@ struct Serve: AsyncParsableCommand {
         // The port is bound before anything is seeded or printed: a port in use fails at once.
         // SIGTERM or SIGINT stops the server gracefully.
         let serverURL = publicURL ?? "http://\(ServerRun.reachable(host)):\(port)"
+        let opened = try await StoreChoice.open(url: storeURL, data: dataURL, logger: logger)
         let run = try await ServerRun.start(
-            directory: dataURL, host: host, port: port, serverURL: serverURL, store: storeURL,
+            directory: dataURL, host: host, port: port, serverURL: serverURL, store: opened,
             composition: composition, metrics: metrics, logger: logger, shutdownSignals: [.sigterm, .sigint]
         )
         // The schema is in place before the dev credentials are written: a client that finds
