@@ -66,7 +66,7 @@ package final class ServerProcess: Sendable {
         for _ in 1...5 {
             let server = ServerProcess(binary: binary, port: try port ?? FreePort.pick(), data: data, arguments: arguments, output: output)
             do {
-                try await server.launch(deadline: deadline)
+                try await server.launchReporting(deadline: deadline)
                 return server
             } catch let refused as LaunchFailure {
                 guard refused.said.lowercased().contains("address already in use") else { throw refused.failure }
