@@ -30,6 +30,8 @@ package final class ServerProcess: Sendable {
     package let arguments: [String]
     /// Where its output is appended (`nil`: this process's own).
     package let output: String?
+    /// Whether instances share the data directory: a PostgreSQL store (`--store`, or `STRATUS_STORE`).
+    private let sharesDirectory: Bool
     private let running = Mutex<pid_t?>(nil)
 
     private init(binary: String, port: Int, data: URL, arguments: [String], output: String?) {
@@ -38,6 +40,9 @@ package final class ServerProcess: Sendable {
         self.data = data
         self.arguments = arguments
         self.output = output
+        let named = arguments.firstIndex(of: "--store").map { $0 + 1 < arguments.count ? arguments[$0 + 1] : "" }
+            ?? arguments.first { $0.hasPrefix("--store=") }.map { String($0.dropFirst("--store=".count)) }
+        self.sharesDirectory = OpenedStore.url(option: named) != nil
     }
 
     /// Where the server answers.
@@ -48,13 +53,6 @@ package final class ServerProcess: Sendable {
     package var credentials: DevCredentials? { DevCredentialsFile(directory: data).read() }
     /// The running child's PID; `nil` while stopped.
     package var pid: pid_t? { running.withLock { $0 } }
-
-    /// Whether instances share the data directory: a PostgreSQL store (`--store`, or `STRATUS_STORE`).
-    private var sharesDirectory: Bool {
-        let named = arguments.firstIndex(of: "--store").map { $0 + 1 < arguments.count ? arguments[$0 + 1] : "" }
-            ?? arguments.first { $0.hasPrefix("--store=") }.map { String($0.dropFirst("--store=".count)) }
-        return OpenedStore.url(option: named) != nil
-    }
 
     /// Starts `binary serve --dev` over `data` on `port` — a free one when `nil`, another tried
     /// when the one picked is taken meanwhile — and returns once it is ready.

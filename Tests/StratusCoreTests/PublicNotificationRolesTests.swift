@@ -25,14 +25,20 @@ import Testing
         RecordChange(name: name, type: type, fields: [:], kind: .created, created: RecordStamp(timestamp: 1, userRecordName: creator))
     }
 
-    @Test func aPublicSubscriptionFiresOnlyForWhatItsSubscriberMayRead() async throws {
+    /// A fresh store holding ``schema`` in development, and a planner over it.
+    static func plannerWithSchema() async throws -> (SQLiteStore, NotificationPlanner) {
         let store = try SQLiteStore()
         try await store.migrate()
-        let document = try SchemaParser.parse(Self.schema)
-        try await store.replaceSchema(SchemaImportPlan.replacement(document, container: Self.container, environment: .development))
+        let document = try SchemaParser.parse(schema)
+        try await store.replaceSchema(SchemaImportPlan.replacement(document, container: container, environment: .development))
         let planner = NotificationPlanner(
             store: store, subscriptions: SubscriptionCache(store: store, relay: InstanceRelay(signals: nil)), schema: SchemaCache(store: store)
         )
+        return (store, planner)
+    }
+
+    @Test func aPublicSubscriptionFiresOnlyForWhatItsSubscriberMayRead() async throws {
+        let (store, planner) = try await Self.plannerWithSchema()
         for user in [Self.alice, Self.bob] {
             let subscriber = SubscriberKey(container: Self.container, environment: .development, scope: .public, user: user)
             let zoneFeed = Subscription(subscriptionID: "zone-\(user)", kind: .zone)
@@ -51,13 +57,7 @@ import Testing
     }
 
     @Test func aZoneSubscriptionOfOneTypeFiresOnlyForRecordsOfThatTypeItsSubscriberMayRead() async throws {
-        let store = try SQLiteStore()
-        try await store.migrate()
-        let document = try SchemaParser.parse(Self.schema)
-        try await store.replaceSchema(SchemaImportPlan.replacement(document, container: Self.container, environment: .development))
-        let planner = NotificationPlanner(
-            store: store, subscriptions: SubscriptionCache(store: store, relay: InstanceRelay(signals: nil)), schema: SchemaCache(store: store)
-        )
+        let (store, planner) = try await Self.plannerWithSchema()
         let subscriber = SubscriberKey(container: Self.container, environment: .development, scope: .public, user: Self.bob)
         var diaries = Subscription(subscriptionID: "diaries", kind: .zone)
         diaries.recordType = "Diary"

@@ -15,11 +15,13 @@ import Testing
     static let askedKeys: Set<String> = ["serverRecord", "nativeErrorCode"]
 
     /// A request as a plain CKWS client sends it (no extension header), or asking for `asked`.
-    static func send(_ server: TestServer, _ operation: String, _ body: some Encodable, asking asked: WireExtensions?) async throws -> TestResponse {
+    static func send(
+        _ server: TestServer, _ operation: String, _ body: some Encodable, database: String = "private", asking asked: WireExtensions?
+    ) async throws -> TestResponse {
         var headers: HTTPFields = [.contentType: "text/plain"]
         if let asked { headers[TestServer.extensionsHeader] = asked.headerValue }
         return try await server.client.execute(
-            uri: "\(TestServer.base)/private/\(operation)?\(server.query("alice"))", method: .post, headers: headers,
+            uri: "\(TestServer.base)/\(database)/\(operation)?\(server.query("alice"))", method: .post, headers: headers,
             body: ByteBuffer(data: try JSONEncoder().encode(body))
         )
     }

@@ -16,12 +16,7 @@ import Testing
     static func send(
         _ server: TestServer, _ operation: String, _ body: some Encodable, database: String = "private", asking: Bool
     ) async throws -> TestResponse {
-        var headers: HTTPFields = [.contentType: "text/plain"]
-        if asking { headers[TestServer.extensionsHeader] = WireExtensions.nativeErrorCodes.headerValue }
-        return try await server.client.execute(
-            uri: "\(TestServer.base)/\(database)/\(operation)?\(server.query("alice"))", method: .post, headers: headers,
-            body: ByteBuffer(data: try JSONEncoder().encode(body))
-        )
+        try await ErrorExtrasTests.send(server, operation, body, database: database, asking: asking ? .nativeErrorCodes : nil)
     }
 
     /// Every `nativeErrorCode` (and any `ckErrorCode`) anywhere in a JSON answer.
