@@ -140,8 +140,9 @@ let package = Package(
             exclude: ["README.md"],
             swiftSettings: swiftSettings
         ),
-        // One in-process run of the application over an SQLite directory: StratusTesting's server
-        // and `stratus fuzz`'s.
+        // One way to run a server: the composition (store, services, seeding, console) served in
+        // this process (ServerRun) or as a `stratus serve` child (ServerProcess) — every server the
+        // tests, StratusTesting, `stratus fuzz`, `stratus exec` and the bench run.
         .target(
             name: "StratusServerRun",
             dependencies: [

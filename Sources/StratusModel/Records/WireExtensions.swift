@@ -3,7 +3,8 @@ import Foundation
 /// What a client asks the server for beyond CloudKit Web Services' own JSON, where Apple's
 /// native framework knows more than CKWS carries: sent as the request header
 /// `X-Stratus-Extensions` (names separated by commas). A client that sends none — every CKWS
-/// client — gets exactly Apple's keys.
+/// client — gets Apple's keys, and besides them only the two that say why a zone went (below),
+/// under names no Apple client reads.
 ///
 /// - `exactDates`: a TIMESTAMP field keeps each date's exact value beside CKWS's whole
 ///   milliseconds, as `exactDates` (seconds since 2001-01-01, `Date`'s own value) — a `Date` saved

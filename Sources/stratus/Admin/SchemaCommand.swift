@@ -9,19 +9,19 @@ struct SchemaCommand: AsyncParsableCommand {
         commandName: "schema",
         abstract: "Show, export or import the schema, change indexes, deploy it, or give users its roles, on a running server.",
         discussion: """
-            stratus schema show [--container C] [--environment production]
-            stratus schema export [--container C] [--environment E] [--file app.ckdb]   (stdout without --file)
-            stratus schema import --file app.ckdb [--container C]   (replaces development's schema, as `xcrun cktool import-schema`)
-            stratus schema add-index --container C --environment production --record-type Destination --field caption --index QUERYABLE
-            stratus schema remove-index … (same options)
-            stratus schema deploy --container C
-            stratus schema add-member --role Moderators --user alice [--container C]   (a role the schema makes with CREATE ROLE)
-            stratus schema remove-member --role Moderators --user alice
-            stratus schema members [--container C]
+            Export and import speak the CloudKit Schema Language, the .ckdb files of `xcrun cktool export-schema` and `import-schema`. An import with an error, or one that would drop a record type or field production has, is refused whole: nothing changes. Export writes to standard output without --file; import replaces development's schema, and deploy promotes it to production. add-member gives a user a role the schema makes with CREATE ROLE.
 
-            Export and import speak the CloudKit Schema Language, the .ckdb files of `xcrun cktool export-schema` and
-            `import-schema`. An import with an error, or one that would drop a record type or field production has, is
-            refused whole: nothing changes.
+            Examples:
+              stratus schema show [--container C] [--environment production]
+              stratus schema export [--container C] [--environment E] [--file app.ckdb]
+              stratus schema import --file app.ckdb [--container C]
+              stratus schema add-index --container C --environment production \\
+                  --record-type Destination --field caption --index QUERYABLE
+              stratus schema remove-index … (same options)
+              stratus schema deploy --container C
+              stratus schema add-member --role Moderators --user alice [--container C]
+              stratus schema remove-member --role Moderators --user alice
+              stratus schema members [--container C]
             """
     )
 
