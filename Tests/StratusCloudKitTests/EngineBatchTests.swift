@@ -99,6 +99,41 @@ import Testing
         #expect(relaunched.state.pendingRecordZoneChanges.isEmpty)
     }
 
+    /// Zone changes the server finds too large go again in halves: every zone is made, and none
+    /// leaves the list for a size (the driver once overruled its core here and sent nothing).
+    @Test func zoneChangesTheServerFindsTooLargeAreSplitAndEveryZoneIsMade() async throws {
+        let harness = EngineHarness()
+        let engine = CKSyncEngine(harness.configuration())
+        let zones = ["A", "B", "C", "D"].map { CKRecordZone.ID(zoneName: $0) }
+        engine.state.add(pendingDatabaseChanges: zones.map { .saveZone(CKRecordZone(zoneID: $0)) })
+        harness.fake.failNext(.modifyRecordZones, with: CKError(.limitExceeded, "the request is too large"))
+        try await engine.sendChanges()
+
+        #expect(harness.fake.requests(of: .modifyRecordZones) == [
+            .modifyRecordZones(saving: ["A", "B", "C", "D"], deleting: []),
+            .modifyRecordZones(saving: ["A", "B"], deleting: []),
+            .modifyRecordZones(saving: ["C", "D"], deleting: []),
+        ])
+        #expect(zones.allSatisfy(harness.fake.hasZone))
+        #expect(engine.state.pendingDatabaseChanges.isEmpty)
+    }
+
+    /// One zone change refused as too large is reported and stays pending (a zone is no size the
+    /// app makes smaller), so the next send makes it.
+    @Test func aSingleZoneChangeRefusedAsTooLargeIsReportedAndStaysPending() async throws {
+        let harness = EngineHarness()
+        let engine = CKSyncEngine(harness.configuration())
+        engine.state.add(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: notesZone))])
+        harness.fake.failNext(.modifyRecordZones, with: CKError(.limitExceeded, "the request is too large"))
+        _ = try? await engine.sendChanges()
+
+        #expect(harness.sentZones.flatMap(\.failedZoneSaves).map(\.error.code) == [.limitExceeded])
+        #expect(engine.state.pendingDatabaseChanges == [.saveZone(CKRecordZone(zoneID: notesZone))])
+        try await engine.sendChanges()
+        #expect(harness.fake.hasZone(notesZone))
+        #expect(engine.state.pendingDatabaseChanges.isEmpty)
+    }
+
     /// An atomic zone batch with one refused record: the others fail `batchRequestFailed`,
     /// nothing is saved, and they stay pending (the refused one is answered for good).
     @Test func anAtomicZoneBatchWithOneRefusalFailsTheOthersWhichStayPending() async throws {
