@@ -22,6 +22,23 @@ package enum FreePort {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// Starts something on a port picked free, and again on another (up to `attempts` ports) when
+    /// that fails: another process may take a port between its pick and the bind. An error
+    /// `anotherPortMayCure` refuses ends it at once.
+    package static func starting<Started>(
+        attempts: Int = 5, anotherPortMayCure: (any Error) -> Bool = { _ in true }, _ start: (Int) async throws -> Started
+    ) async throws -> Started {
+        var failure: any Error = ChildProcess.Failure(description: "no free port could be bound")
+        for _ in 0..<attempts {
+            do {
+                return try await start(try pick())
+            } catch where anotherPortMayCure(error) {
+                failure = error
+            }
+        }
+        throw failure
+    }
+
     /// Whether something accepts connections on `port`.
     package static func answers(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -49,21 +49,12 @@ public final class StratusTestServer: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         do {
             // A port another process takes between its pick and the bind: the next one.
-            var failure: any Error = StratusTestServerError("no free port")
-            for _ in 0..<5 {
-                do {
-                    return try await start(directory: directory, port: try FreePort.pick(), containers: containers)
-                } catch let error as StratusTestServerError {
-                    throw error
-                } catch let stopped as ServerRun.Failure {
-                    throw StratusTestServerError(stopped.description)
-                } catch {
-                    failure = error
-                }
+            return try await FreePort.starting(anotherPortMayCure: { !($0 is StratusTestServerError || $0 is ServerRun.Failure) }) { port in
+                try await start(directory: directory, port: port, containers: containers)
             }
-            throw failure
         } catch {
             try? FileManager.default.removeItem(at: directory)
+            if let stopped = error as? ServerRun.Failure { throw StratusTestServerError(stopped.description) }
             throw error
         }
     }

@@ -112,6 +112,28 @@ import Testing
         #expect(conflict.again.recordsToSave.isEmpty && conflict.answered.recordsToSave.count == 2)
     }
 
+    @Test func aModifysAnswersAreTakenOrRefusedInTheOrderSentAndAnUnnamedChangeIsInNeither() {
+        struct Refusal: Error {}
+        let results: [String: Result<Int, any Error>] = [
+            "c": .success(3), "a": .failure(Self.error(.serverRecordChanged)), "b": .success(2), "d": .failure(Refusal()),
+        ]
+        let answers = SyncRules.answers(to: ["a", "b", "x", "c", "d"], by: { $0 }, in: results)
+        #expect(answers.taken.map(\.change) == ["b", "c"] && answers.taken.map(\.answer) == [2, 3])
+        #expect(answers.refused.map(\.change) == ["a", "d"])
+        // A refusal keeps its CloudKit code; any other error is named as CloudKit would.
+        #expect(answers.refused.first?.error.code == .serverRecordChanged)
+        #expect(answers.refused.last?.error.code == CKError.wrapping(Refusal()).code)
+    }
+
+    @Test func aZoneChangeIsNeverSetAsideOnlyKeptPending() {
+        #expect(SyncRules.verdict(forZoneChange: Self.error(.limitExceeded), now: Self.now) == .keptPending)
+        #expect(SyncRules.verdict(forZoneChange: CKError.unanswered(Self.error(.limitExceeded)), now: Self.now) == .keptPending)
+        // As a record change's otherwise.
+        #expect(SyncRules.verdict(forZoneChange: nil, now: Self.now) == .answered)
+        #expect(SyncRules.verdict(forZoneChange: Self.error(.quotaExceeded), now: Self.now) == .answered)
+        #expect(SyncRules.verdict(forZoneChange: Self.error(.networkFailure, retryAfter: 3), now: Self.now) == .heldUntil(Self.now.addingTimeInterval(3)))
+    }
+
     // MARK: - Retrying within a request
 
     @Test func aTransientFailureIsRetriedInTheRequestAfterItsRetryAfterOrABackOff() {

@@ -198,29 +198,23 @@ extension CKSyncEngine {
             case .setAside: state.update { $0.setAside(change, sent: pass.attempted[change]) }
             }
         }
-        for record in batch.recordsToSave {
-            switch answer.saveResults[record.recordID] {
-            case .success(let server)?:
-                saved.append(server)
-                settle(.saveRecord(record.recordID), nil)
-            case .failure(let failure)?:
-                let error = CKError.wrapping(failure)
-                failedSaves.append(.init(record: record, error: error))
-                settle(.saveRecord(record.recordID), error)
-            case nil: break
-            }
+        let saves = SyncRules.answers(to: batch.recordsToSave, by: \.recordID, in: answer.saveResults)
+        for (record, server) in saves.taken {
+            saved.append(server)
+            settle(.saveRecord(record.recordID), nil)
         }
-        for id in batch.recordIDsToDelete {
-            switch answer.deleteResults[id] {
-            case .success?:
-                deleted.append(id)
-                settle(.deleteRecord(id), nil)
-            case .failure(let failure)?:
-                let error = CKError.wrapping(failure)
-                failedDeletes[id] = error
-                settle(.deleteRecord(id), error)
-            case nil: break
-            }
+        for (record, error) in saves.refused {
+            failedSaves.append(.init(record: record, error: error))
+            settle(.saveRecord(record.recordID), error)
+        }
+        let deletes = SyncRules.answers(to: batch.recordIDsToDelete, by: { $0 }, in: answer.deleteResults)
+        for (id, _) in deletes.taken {
+            deleted.append(id)
+            settle(.deleteRecord(id), nil)
+        }
+        for (id, error) in deletes.refused {
+            failedDeletes[id] = error
+            settle(.deleteRecord(id), error)
         }
         state.update { $0.remove(answered: answered) }
         await deliver(.sentRecordZoneChanges(Event.SentRecordZoneChanges(
@@ -265,36 +259,29 @@ extension CKSyncEngine {
         /// Applies the verdict on one zone change's answer (`nil`: taken).
         func settle(_ change: PendingDatabaseChange, _ error: CKError?) {
             if let error { pass.itemFailures[change.zoneID] = error }
-            switch SyncRules.verdict(forChange: error, now: now) {
+            switch SyncRules.verdict(forZoneChange: error, now: now) {
             case .answered: answered.insert(CKSyncEngine.State.Serialization.PendingZone(change))
-            // A zone change is never set aside: a zone is no size the app makes smaller.
             case .keptPending, .sentAgainSmaller, .setAside: pass.keptPending = true
             case .heldUntil(let date): pass.retry(at: date)
             }
         }
-        for zone in saving {
-            switch answer.saveResults[zone.zoneID] {
-            case .success(let server)?:
-                saved.append(server)
-                settle(.saveZone(zone), nil)
-            case .failure(let failure)?:
-                let error = CKError.wrapping(failure)
-                failedSaves.append(.init(zone: zone, error: error))
-                settle(.saveZone(zone), error)
-            case nil: break
-            }
+        let saves = SyncRules.answers(to: saving, by: \.zoneID, in: answer.saveResults)
+        for (zone, server) in saves.taken {
+            saved.append(server)
+            settle(.saveZone(zone), nil)
         }
-        for id in deleting {
-            switch answer.deleteResults[id] {
-            case .success?:
-                deleted.append(id)
-                settle(.deleteZone(id), nil)
-            case .failure(let failure)?:
-                let error = CKError.wrapping(failure)
-                failedDeletes[id] = error
-                settle(.deleteZone(id), error)
-            case nil: break
-            }
+        for (zone, error) in saves.refused {
+            failedSaves.append(.init(zone: zone, error: error))
+            settle(.saveZone(zone), error)
+        }
+        let deletes = SyncRules.answers(to: deleting, by: { $0 }, in: answer.deleteResults)
+        for (id, _) in deletes.taken {
+            deleted.append(id)
+            settle(.deleteZone(id), nil)
+        }
+        for (id, error) in deletes.refused {
+            failedDeletes[id] = error
+            settle(.deleteZone(id), error)
         }
         state.update { $0.zones.removeAll { answered.contains($0) } }
         await deliver(.sentDatabaseChanges(Event.SentDatabaseChanges(

@@ -29,6 +29,24 @@ extension SyncRules {
         return unsent.recordsToSave.isEmpty && unsent.recordIDsToDelete.isEmpty ? nil : unsent
     }
 
+    /// A modify's answers to the changes it was sent, in their order: the changes the server
+    /// took (with what it answered) and those it refused (with the error as CloudKit names it).
+    /// A change the answer does not name is in neither — it stays as it was.
+    static func answers<Change, Key: Hashable, Answer>(
+        to changes: [Change], by key: (Change) -> Key, in results: [Key: Result<Answer, any Error>]
+    ) -> (taken: [(change: Change, answer: Answer)], refused: [(change: Change, error: CKError)]) {
+        var taken: [(change: Change, answer: Answer)] = []
+        var refused: [(change: Change, error: CKError)] = []
+        for change in changes {
+            switch results[key(change)] {
+            case .success(let answer)?: taken.append((change, answer))
+            case .failure(let failure)?: refused.append((change, CKError.wrapping(failure)))
+            case nil: continue
+            }
+        }
+        return (taken, refused)
+    }
+
     /// A sent batch split by its answers: the changes answered (reported now) and the rest, which
     /// a later zone's refusal as too large left unanswered and which go again, smaller
     /// (``verdict(forChange:now:)`` is `.sentAgainSmaller`).

@@ -46,6 +46,16 @@ enum SyncRules {
         return error.code.isTransient ? .heldUntil(now.addingTimeInterval(retryDelay(error))) : .keptPending
     }
 
+    /// What one zone change's answer means: a record change's verdict, except that a zone is no
+    /// size the app makes smaller — a zone change refused as too large is kept pending, never set
+    /// aside, and one a too-large request left unanswered goes with the next send.
+    static func verdict(forZoneChange error: CKError?, now: Date) -> ChangeVerdict {
+        switch verdict(forChange: error, now: now) {
+        case .setAside, .sentAgainSmaller: .keptPending
+        case let verdict: verdict
+        }
+    }
+
     /// Whether a change refused with `error` is sent again by the engine itself — what Apple's
     /// engine retries: the network, an unavailable service, rate limits, a busy zone, a request
     /// refused for its credentials or cancelled; and any item the server did not answer (its

@@ -82,19 +82,17 @@ actor DevServer {
     static func start(containers: [String] = []) async throws -> DevServer {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-ck-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        // A port another process takes between its pick and the bind: the next one.
-        var failure: any Error = ServerFailure("the dev server did not start on \(data.path)")
-        for _ in 0..<5 {
-            do {
-                let server = DevServer(port: try FreePort.pick(), data: data, containers: containers)
+        do {
+            // A port another process takes between its pick and the bind: the next one.
+            return try await FreePort.starting { port in
+                let server = DevServer(port: port, data: data, containers: containers)
                 try await server.launch()
                 return server
-            } catch {
-                failure = error
             }
+        } catch {
+            try? FileManager.default.removeItem(at: data)
+            throw error
         }
-        try? FileManager.default.removeItem(at: data)
-        throw failure
     }
 
     /// Stops the server gracefully (requests in flight are answered first) and starts it again on
