@@ -89,6 +89,35 @@ import Testing
         #expect(SyncRules.unsent(batch, attempted: [], held: [])?.recordsToSave.count == 4)
     }
 
+    @Test func aZonePageMovesTheZonesTokenAndEndsItsUnfetchedMarkWhenNothingMoreComes() {
+        var state = CKSyncEngine.State.Serialization()
+        let notes = CKSyncEngine.State.Serialization.Zone(Self.notes)
+        let trips = CKSyncEngine.State.Serialization.Zone(Self.trips)
+        state.unfetchedZones = [notes, trips]
+        SyncRules.apply(zonePage: "n1", moreComing: true, of: Self.notes, to: &state)
+        #expect(state.zoneTokens[notes.key] == "n1" && state.unfetchedZones == [notes, trips], "more to come: still unfetched")
+        SyncRules.apply(zonePage: "n2", moreComing: false, of: Self.notes, to: &state)
+        #expect(state.zoneTokens[notes.key] == "n2" && state.unfetchedZones == [trips])
+        state.zoneTokens[trips.key] = "t1"
+        SyncRules.forget(Self.trips, in: &state)
+        #expect(state.unfetchedZones.isEmpty && state.zoneTokens == [notes.key: "n2"])
+    }
+
+    @Test func aZonePagesRecordsArriveOldestChangeFirstAndTheOnesThatFailedAreNamed() {
+        func arrived(_ name: String, at seconds: Double) -> Result<CKDatabase.RecordZoneChange.Modification, any Error> {
+            let record = Self.record(name)
+            record.modificationDate = Date(timeIntervalSince1970: seconds)
+            return .success(CKDatabase.RecordZoneChange.Modification(record: record))
+        }
+        let results: [CKRecord.ID: Result<CKDatabase.RecordZoneChange.Modification, any Error>] = [
+            Self.record("late").recordID: arrived("late", at: 30), Self.record("b").recordID: arrived("b", at: 10),
+            Self.record("a").recordID: arrived("a", at: 10), Self.record("lost").recordID: .failure(Self.error(.assetFileNotFound)),
+        ]
+        let (modifications, failures) = SyncRules.arrivals(results)
+        #expect(modifications.map(\.record.recordID.recordName) == ["a", "b", "late"])
+        #expect(failures.mapValues(\.code) == [Self.record("lost").recordID: .assetFileNotFound])
+    }
+
     // MARK: - The answers' partition
 
     @Test func aModifysAnswerIsReportedButForWhatGoesAgainSmaller() {

@@ -96,7 +96,7 @@ extension CKSyncEngine {
                     continue
                 case .zoneGone(let reason):
                     // The zone went since the feed said: report it as the feed would have, with why.
-                    forget(zoneID)
+                    state.update { SyncRules.forget(zoneID, in: &$0) }
                     let deletion = CKDatabase.DatabaseChange.Deletion(zoneID: zoneID, reason: reason)
                     await deliver(.fetchedDatabaseChanges(Event.FetchedDatabaseChanges(modifications: [], deletions: [deletion])))
                     await deliverState()
@@ -114,32 +114,16 @@ extension CKSyncEngine {
             // for good is left out and the zone goes on; one that fetching again may bring keeps
             // the token where it was, so the page is fetched again and nothing is skipped
             // (``SyncRules/verdict(forPage:)``).
-            var failures: [CKRecord.ID: CKError] = [:]
-            for (id, result) in page.modificationResultsByID {
-                if case .failure(let error) = result { failures[id] = CKError.wrapping(error) }
-            }
-            let modifications = page.modificationResultsByID.values.compactMap { try? $0.get() }
-                .sorted { ($0.record.modificationDate ?? .distantPast, $0.record.recordID.recordName) < ($1.record.modificationDate ?? .distantPast, $1.record.recordID.recordName) }
+            let (modifications, failures) = SyncRules.arrivals(page.modificationResultsByID)
             await deliver(.fetchedRecordZoneChanges(Event.FetchedRecordZoneChanges(modifications: modifications, deletions: page.deletions)))
             if case .keepToken(let error) = SyncRules.verdict(forPage: failures) {
                 await deliver(.didFetchRecordZoneChanges(Event.DidFetchRecordZoneChanges(zoneID: zoneID, error: error)))
                 throw error
             }
-            state.update { stored in
-                stored.zoneTokens[key] = page.changeToken.value
-                if !page.moreComing { stored.unfetchedZones.removeAll { $0.key == key } }
-            }
+            state.update { SyncRules.apply(zonePage: page.changeToken.value, moreComing: page.moreComing, of: zoneID, to: &$0) }
             await deliverState()
             if !page.moreComing { break }
         }
         await deliver(.didFetchRecordZoneChanges(Event.DidFetchRecordZoneChanges(zoneID: zoneID, error: nil)))
-    }
-
-    private func forget(_ zoneID: CKRecordZone.ID) {
-        let zone = CKSyncEngine.State.Serialization.Zone(zoneID)
-        state.update { stored in
-            stored.zoneTokens[zone.key] = nil
-            stored.unfetchedZones.removeAll { $0 == zone }
-        }
     }
 }
