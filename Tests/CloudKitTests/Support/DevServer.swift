@@ -24,7 +24,7 @@ import Darwin
 /// act as the same accounts; ``halt()`` and ``resume()`` leave the port closed in between;
 /// ``crash()`` cuts it off instead. A test that needs a server killed outright (`kill -9`: no
 /// answer leaves for a request in flight) starts a real process (``StratusServerProcess``).
-actor DevServer {
+actor DevServer: DevServerData {
     nonisolated let port: Int
     nonisolated let data: URL
     nonisolated let containerIdentifier = DevSeeder.container
@@ -32,8 +32,6 @@ actor DevServer {
     private let containers: [String]
     private var run: ServerRun?
 
-    /// The server's dev credentials file (what ``StratusConnection/init(devCredentials:account:)`` reads).
-    nonisolated var credentials: URL { data.appendingPathComponent("dev-credentials.json") }
     /// Everything every run logged, in order: a line per request (method, path, status, …).
     nonisolated var log: URL { data.appendingPathComponent("server.log") }
     nonisolated var url: String { "http://127.0.0.1:\(port)" }
@@ -56,27 +54,6 @@ actor DevServer {
             await server.stop()
             throw error
         }
-    }
-
-    /// A container as `account` (`alice`, `bob`, `carol`) of this server.
-    nonisolated func container(_ account: String) throws -> CKContainer {
-        CKContainer(identifier: containerIdentifier, connection: try StratusConnection(devCredentials: credentials, account: account))
-    }
-
-    /// The `stratus` binary beside the test bundle (the package builds it for this target).
-    static var binary: URL { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stratus") }
-
-    /// Runs an operator's `stratus` command against this server (`--data` names it: the command
-    /// reads the server's URL and admin token from its `dev-credentials.json`, and calls the admin
-    /// API); answers its exit status. For what no app can do through CloudKit's API: quotas, fault
-    /// rules, a revoked token. Waits without holding a thread: the tests' other work goes on meanwhile.
-    @discardableResult
-    nonisolated func stratus(_ arguments: [String]) async throws -> Int32 {
-        guard FileManager.default.isExecutableFile(atPath: Self.binary.path) else {
-            throw ServerFailure("no stratus binary at \(Self.binary.path): build the package first")
-        }
-        let command = try ChildProcess.spawn(Self.binary.path, arguments + ["--data", data.path], output: "/dev/null")
-        return await ChildProcess.ending(of: command).shellStatus
     }
 
     static func start(containers: [String] = []) async throws -> DevServer {

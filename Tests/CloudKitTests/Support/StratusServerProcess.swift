@@ -10,13 +10,11 @@ import StratusServerRun
 /// API. Its accounts are the dev server's: alice, bob and carol. ``restart()`` stops it and starts
 /// it again on the same data directory and port: the dev server keeps its credentials there
 /// (re-validated, not re-minted), so containers made after it act as the same accounts.
-final class StratusServerProcess: Sendable {
+final class StratusServerProcess: DevServerData {
     private let process: ServerProcess
 
     var port: Int { process.port }
     var data: URL { process.data }
-    /// The server's dev credentials file (what ``StratusConnection/init(devCredentials:account:)`` reads).
-    var credentials: URL { process.credentialsFile }
     /// Everything every launch printed, in order (the server logs a line per request).
     var log: URL { data.appendingPathComponent("server.log") }
     let containerIdentifier = "iCloud.com.example.TravelJournal"
@@ -39,34 +37,15 @@ final class StratusServerProcess: Sendable {
         }
     }
 
-    /// A container as `account` (`alice`, `bob`) of this server.
-    func container(_ account: String) throws -> CKContainer {
-        CKContainer(identifier: containerIdentifier, connection: try StratusConnection(devCredentials: credentials, account: account))
-    }
-
-    /// The `stratus` binary beside the test bundle (the package builds it for this target).
-    static var binary: URL { URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("stratus") }
-
-    /// Runs an operator's `stratus` command against this server (`--data` names it); answers
-    /// its exit status. For what no app can do through CloudKit's API: quotas, say. Waits without
-    /// holding a thread: the tests' other work goes on meanwhile.
-    @discardableResult
-    func stratus(_ arguments: [String]) async throws -> Int32 {
-        let command = try ChildProcess.spawn(Self.binary.path, arguments + ["--data", data.path], output: "/dev/null")
-        return await ChildProcess.ending(of: command).shellStatus
-    }
-
     /// `stratus serve --dev` (StratusServerRun's `ServerProcess`, the one launcher of a server
     /// process) on a free port with a fresh data directory; returns once it is ready.
     static func start(_ extra: [String]) async throws -> StratusServerProcess {
-        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            throw ServerFailure("no stratus binary at \(binary.path): build the package first")
-        }
+        let binary = try StratusBinary.path()
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-ck-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         do {
             let log = data.appendingPathComponent("server.log").path
-            return StratusServerProcess(process: try await ServerProcess.start(binary: binary.path, data: data, arguments: extra, output: log))
+            return StratusServerProcess(process: try await ServerProcess.start(binary: binary, data: data, arguments: extra, output: log))
         } catch {
             try? FileManager.default.removeItem(at: data)
             throw error
