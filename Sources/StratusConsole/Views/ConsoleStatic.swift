@@ -29,7 +29,7 @@ enum ConsoleStatic {
 
     static let script = """
         // Stratus console: live panes (refreshed on push through the webcourier's event stream),
-        // pane forms sent without leaving the page, and the timeline's new rows.
+        // pane forms sent without leaving the page, files read into forms, and the timeline's new rows.
         const formToken = document.body.dataset.formToken;
 
         function bindPaneForms(pane) {
@@ -78,6 +78,14 @@ enum ConsoleStatic {
         for (const pane of document.querySelectorAll("[data-pane]")) {
           bindPaneForms(pane);
           watch(pane);
+        }
+
+        // A file chosen fills in the text field it names (the schema file: read here, sent as text).
+        for (const input of document.querySelectorAll("input[type=file][data-fills]")) {
+          input.addEventListener("change", async () => {
+            const file = input.files[0];
+            if (file) document.getElementById(input.dataset.fills).value = await file.text();
+          });
         }
 
         // What cannot be undone asks first (the page's data-confirm says what will go).

@@ -22,7 +22,8 @@ enum ControlTemplates {
             <input type="hidden" name="formToken" value="{{formToken}}"><input type="hidden" name="back" value="{{back}}">
             <p class="hint">As <code>xcrun cktool export-schema</code> writes it. It replaces the development schema: types, fields, indexes
             and security roles. A file with an error, or one that would drop what production has, is refused whole.</p>
-            <label for="schemaFile">The .ckdb file's text</label><textarea id="schemaFile" name="schema" rows="8" required></textarea>
+            <label for="schemaPick">The .ckdb file</label><input id="schemaPick" type="file" accept=".ckdb,text/plain" data-fills="schemaFile">
+            <label for="schemaFile">Its text (filled in from the file, or pasted)</label><textarea id="schemaFile" name="schema" rows="8" required></textarea>
             <p><button type="submit" name="operation" value="import">Import into development</button></p></fieldset></form>{{/isDevelopment}}
             """),
         ("faults", """
