@@ -356,6 +356,20 @@ enum Migrations {
                     """
             )
         }
+        migrator.registerMigration("v14-client-change-tokens") { db in
+            // The client change token each device last sent with a modify that changed a zone,
+            // by the zone's incarnation (a zone made again starts with none).
+            try db.execute(
+                sql: """
+                    CREATE TABLE client_change_tokens (
+                        zone_id INTEGER NOT NULL,
+                        client TEXT NOT NULL,
+                        token TEXT NOT NULL,
+                        PRIMARY KEY (zone_id, client)
+                    ) WITHOUT ROWID;
+                    """
+            )
+        }
         return migrator
     }
 }

@@ -185,3 +185,23 @@ extension SQLiteStore {
         }
     }
 }
+
+extension SQLiteStore: ClientChangeTokenStore {
+    public func setClientChangeToken(_ token: String, zone: Int64, client: String) async throws(StoreError) {
+        try await write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO client_change_tokens (zone_id, client, token) VALUES (?, ?, ?)
+                    ON CONFLICT (zone_id, client) DO UPDATE SET token = excluded.token
+                    """,
+                arguments: [zone, client, token]
+            )
+        }
+    }
+
+    public func clientChangeToken(zone: Int64, client: String) async throws(StoreError) -> String? {
+        try await read { db in
+            try String.fetchOne(db, sql: "SELECT token FROM client_change_tokens WHERE zone_id = ? AND client = ?", arguments: [zone, client])
+        }
+    }
+}

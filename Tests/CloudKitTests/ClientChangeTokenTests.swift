@@ -25,6 +25,25 @@ import Testing
         }
     }
 
+    /// The server keeps the token (Apple: "the server remembers the last client token it saw for
+    /// each zone"), for the device that sent it: it comes back after the server restarts and the
+    /// app relaunches, and never to another device of the account.
+    @Test func theTokenOutlivesARestartAndStaysWithItsDevice() async throws {
+        try await DevServer.with { server in
+            let journal = CKRecordZone.ID(zoneName: "Journal")
+            let phone = try container(of: server, "alice", device: "phone").privateCloudDatabase
+            _ = try await phone.save(CKRecordZone(zoneID: journal))
+            let token = Data("phone-edit".utf8)
+            try await modify(phone, saving: "e1", in: journal, clientChangeTokenData: token)
+
+            try await server.restart()
+            let relaunched = try container(of: server, "alice", device: "phone").privateCloudDatabase
+            #expect(try await clientTokens(in: [journal], of: relaunched) == [journal: token])
+            let laptop = try container(of: server, "alice", device: "laptop").privateCloudDatabase
+            #expect(try await clientTokens(in: [journal], of: laptop).isEmpty)
+        }
+    }
+
     @Test func aZoneWithMoreChangesHandsTheTokenBackWithEachPage() async throws {
         try await DevServer.with { server in
             let db = try server.container("alice").privateCloudDatabase
@@ -47,6 +66,13 @@ import Testing
             #expect(final.value == token)
         }
     }
+}
+
+/// A container as `account` on the device named `device` (`X-Stratus-Device-ID`).
+private func container(of server: DevServer, _ account: String, device: String) throws -> CKContainer {
+    var connection = try StratusConnection(devCredentials: server.credentials, account: account)
+    connection.deviceID = device
+    return CKContainer(identifier: server.containerIdentifier, connection: connection)
 }
 
 /// Saves records named `names` in `zoneID` with a `CKModifyRecordsOperation` carrying `clientChangeTokenData`.

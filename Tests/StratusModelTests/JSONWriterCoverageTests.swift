@@ -106,7 +106,9 @@ struct JSONWriterCoverageTests {
     }
 
     @Test func everyPropertyOfTheResponsesIsWritten() throws {
-        try expectFilledAndSame(ZoneChangesPage(zoneID: Self.zone, records: [Self.record], syncToken: "t/1", moreComing: true))
+        var page = ZoneChangesPage(zoneID: Self.zone, records: [Self.record], syncToken: "t/1", moreComing: true)
+        page.clientChangeToken = "ZWRpdC8x"
+        try expectFilledAndSame(page)
         try expectFilledAndSame(RecordChangesResponse(records: [Self.record], syncToken: "t", moreComing: false))
         try expectFilledAndSame(QueryRecordsResponse(records: [.success(Self.record)], continuationMarker: "m/1"))
         try expectFilledAndSame(PushNotification(

@@ -91,6 +91,19 @@ extension CKDatabase {
         modificationResultsByID: [CKRecord.ID: Result<RecordZoneChange.Modification, any Error>],
         deletions: [RecordZoneChange.Deletion], changeToken: CKServerChangeToken, moreComing: Bool
     ) {
+        let page = try await zoneChangesPage(inZoneWith: zoneID, since: changeToken, desiredKeys: desiredKeys, resultsLimit: resultsLimit)
+        return (page.modificationResultsByID, page.deletions, page.changeToken, page.moreComing)
+    }
+
+    /// ``recordZoneChanges(inZoneWith:since:desiredKeys:resultsLimit:)`` with the client change
+    /// token this device last sent with a modify that changed the zone, as the server keeps it
+    /// (``CKModifyRecordsOperation/clientChangeTokenData``; `nil` when it holds none).
+    func zoneChangesPage(
+        inZoneWith zoneID: CKRecordZone.ID, since changeToken: CKServerChangeToken?, desiredKeys: [CKRecord.FieldKey]?, resultsLimit: Int?
+    ) async throws -> (
+        modificationResultsByID: [CKRecord.ID: Result<RecordZoneChange.Modification, any Error>],
+        deletions: [RecordZoneChange.Deletion], changeToken: CKServerChangeToken, moreComing: Bool, clientChangeTokenData: Data?
+    ) {
         var options = ZoneChangesRequest.ZoneOptions(zoneID: zoneID.wire, syncToken: changeToken?.value, resultsLimit: resultsLimit)
         options.desiredKeys = desiredKeys
         let response = try await post("changes/zone", ZoneChangesRequest(zones: [options]), as: ZoneChangesResponse.self)
@@ -114,6 +127,6 @@ extension CKDatabase {
                 }
             }
         }
-        return (modifications, deletions, CKServerChangeToken(page.syncToken), page.moreComing)
+        return (modifications, deletions, CKServerChangeToken(page.syncToken), page.moreComing, page.clientChangeToken.flatMap { Data(base64Encoded: $0) })
     }
 }

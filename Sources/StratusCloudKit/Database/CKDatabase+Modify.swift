@@ -14,6 +14,16 @@ extension CKDatabase {
         saving recordsToSave: [CKRecord], deleting recordIDsToDelete: [CKRecord.ID],
         savePolicy: CKModifyRecordsOperation.RecordSavePolicy = .ifServerRecordUnchanged, atomically: Bool = true
     ) async throws -> (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>]) {
+        try await modifyRecords(saving: recordsToSave, deleting: recordIDsToDelete, savePolicy: savePolicy, atomically: atomically, clientChangeTokenData: nil)
+    }
+
+    /// ``modifyRecords(saving:deleting:savePolicy:atomically:)`` with the app's client change
+    /// token (``CKModifyRecordsOperation/clientChangeTokenData``): each request carries it, and
+    /// the server keeps it for this device in each zone the modify changes.
+    func modifyRecords(
+        saving recordsToSave: [CKRecord], deleting recordIDsToDelete: [CKRecord.ID],
+        savePolicy: CKModifyRecordsOperation.RecordSavePolicy, atomically: Bool, clientChangeTokenData: Data?
+    ) async throws -> (saveResults: [CKRecord.ID: Result<CKRecord, any Error>], deleteResults: [CKRecord.ID: Result<Void, any Error>]) {
         guard recordsToSave.count + recordIDsToDelete.count <= Self.itemsPerModify else {
             throw CKError(.limitExceeded, "\(recordsToSave.count + recordIDsToDelete.count) items in one modify: at most \(Self.itemsPerModify); split the batch")
         }
@@ -23,7 +33,9 @@ extension CKDatabase {
             let saves = recordsToSave.filter { $0.recordID.zoneID == zoneID }
             let deletes = recordIDsToDelete.filter { $0.zoneID == zoneID }
             do {
-                try await modify(saves, deletes, in: zoneID, savePolicy: savePolicy, atomically: atomically, into: &results)
+                try await modify(
+                    saves, deletes, in: zoneID, savePolicy: savePolicy, atomically: atomically, clientChangeToken: clientChangeTokenData, into: &results
+                )
             } catch {
                 // What earlier requests committed stands (an app told nothing would send it again);
                 // what was not answered fails with the error, marked unanswered.
@@ -55,7 +67,7 @@ extension CKDatabase {
     /// `batchRequestFailed` and nothing is sent, as CloudKit fails an atomic zone.
     private func modify(
         _ saves: [CKRecord], _ deletes: [CKRecord.ID], in zoneID: CKRecordZone.ID, savePolicy: CKModifyRecordsOperation.RecordSavePolicy,
-        atomically: Bool, into results: inout ModifyResults
+        atomically: Bool, clientChangeToken: Data?, into results: inout ModifyResults
     ) async throws {
         let atomic = atomically && zoneID.zoneName != CKRecordZone.ID.defaultZoneName
         var files: [String: URL] = [:]
@@ -89,7 +101,8 @@ extension CKDatabase {
         let chunk = atomic ? max(operations.count, 1) : Self.operationsPerRequest
         for start in stride(from: 0, to: operations.count, by: chunk) {
             let range = start..<min(start + chunk, operations.count)
-            let request = ModifyRecordsRequest(operations: Array(operations[range]), zoneID: zoneID.wire, atomic: atomic)
+            var request = ModifyRecordsRequest(operations: Array(operations[range]), zoneID: zoneID.wire, atomic: atomic)
+            request.clientChangeToken = clientChangeToken?.base64EncodedString()
             let answers: [RecordResult]
             switch try await itemLevel({ () async throws(CKError) in try await post("records/modify", request, as: RecordsResponse.self) }) {
             case .success(let response): answers = response.records

@@ -101,10 +101,10 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
             try checkCancelled()
             let page: (
                 modificationResultsByID: [CKRecord.ID: Result<CKDatabase.RecordZoneChange.Modification, any Error>],
-                deletions: [CKDatabase.RecordZoneChange.Deletion], changeToken: CKServerChangeToken, moreComing: Bool
+                deletions: [CKDatabase.RecordZoneChange.Deletion], changeToken: CKServerChangeToken, moreComing: Bool, clientChangeTokenData: Data?
             )
             do {
-                page = try await database.recordZoneChanges(
+                page = try await database.zoneChangesPage(
                     inZoneWith: zoneID, since: token, desiredKeys: configuration?.desiredKeys, resultsLimit: configuration?.pageLimit
                 )
             } catch {
@@ -126,8 +126,8 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
                 recordWithIDWasDeletedBlock?(deletion.recordID, deletion.recordType)
             }
             token = page.changeToken
-            // The token the app last sent with a modify of this zone, as Apple's service answers it.
-            let clientToken = ClientChangeTokens.token(for: zoneID, in: database)
+            // The token this device last sent with a modify that changed the zone, as the server keeps it.
+            let clientToken = page.clientChangeTokenData
             if page.moreComing && fetchAllChanges {
                 recordZoneChangeTokensUpdatedBlock?(zoneID, page.changeToken, clientToken)
                 continue

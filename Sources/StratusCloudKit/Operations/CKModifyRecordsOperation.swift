@@ -24,7 +24,8 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
     /// A token of the app's own, for the zones this operation changes: once it saved or deleted
     /// something in a zone, fetching that zone's changes hands the token back
     /// (``CKFetchRecordZoneChangesOperation``'s `clientChangeTokenData`), telling the app the
-    /// server received this modify.
+    /// server received this modify. The server keeps it, for this device, so it comes back after
+    /// a relaunch too.
     open var clientChangeTokenData: Data?
 
     open var perRecordProgressBlock: ((CKRecord, Double) -> Void)?
@@ -60,7 +61,7 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
         do {
             let database = try requireDatabase()
             let (saveResults, deleteResults) = try await database.modifyRecords(
-                saving: saves, deleting: deletes, savePolicy: savePolicy, atomically: isAtomic
+                saving: saves, deleting: deletes, savePolicy: savePolicy, atomically: isAtomic, clientChangeTokenData: clientChangeTokenData
             )
             var failures: [AnyHashable: any Error] = [:]
             var saved: [CKRecord] = []
@@ -87,14 +88,6 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
                 case .success: deleted.append(id)
                 case .failure(let error): failures[id] = error
                 }
-            }
-            if let clientChangeTokenData {
-                // The zones as the app named them, where the server took a save or a delete.
-                let savedZones = saves.compactMap { record -> CKRecordZone.ID? in
-                    guard case .success? = saveResults[record.recordID] else { return nil }
-                    return record.recordID.zoneID
-                }
-                ClientChangeTokens.remember(clientChangeTokenData, in: Set(savedZones + deleted.map(\.zoneID)), of: database)
             }
             let error = CKError.partialFailure(failures, of: saves.count + deletes.count)
             complete(saved: saved, deleted: deleted, error: error)

@@ -15,7 +15,7 @@ import StratusStore
 /// under or out of a shared root since the token, the records that entered (whole subtrees) and
 /// tombstones for those that left.
 public struct ChangeService: Sendable {
-    let store: any RecordStore & ShareStore & AccountStore
+    let store: any RecordStore & ShareStore & AccountStore & ClientChangeTokenStore
     let assets: AssetService
     let access: DatabaseAccess
     let configuration: CoreConfiguration
@@ -73,6 +73,9 @@ public struct ChangeService: Sendable {
         try access.requireZones(in: database, "changes/zone")
         try configuration.checkCount(request.zones.count, of: "zones")
         let links = try await assets.links(for: scope)
+        // The caller's device's client change tokens, for a client that asks.
+        let client = scope.extensions.contains(.clientChangeTokens)
+            ? scope.caller.userRecordName.map { ClientChangeTokens.client(user: $0, device: scope.deviceID) } : nil
         var results: [ZoneChangesResult] = []
         for options in request.zones {
             do throws(CoreError) {
@@ -81,7 +84,7 @@ public struct ChangeService: Sendable {
                     resultsLimit: options.resultsLimit ?? request.resultsLimit,
                     desiredKeys: options.desiredKeys ?? request.desiredKeys,
                     recordTypes: options.desiredRecordTypes ?? request.desiredRecordTypes,
-                    database: database, links: links
+                    database: database, links: links, client: client
                 )
                 // `reverse`: the page's records newest change first (the page, its token and
                 // `moreComing` stay the same, so paging forward is unchanged).
@@ -107,9 +110,11 @@ public struct ChangeService: Sendable {
         return RecordChangesResponse(records: page.records, syncToken: page.syncToken, moreComing: page.moreComing)
     }
 
+    /// One page of a zone's changes; with `client`, the client change token that client last
+    /// sent for the zone.
     private func page(
         zoneID: ZoneID, syncToken: String?, resultsLimit: Int?, desiredKeys: [String]?, recordTypes: [String]?,
-        database: DatabaseKey, links: AssetLinks
+        database: DatabaseKey, links: AssetLinks, client: String? = nil
     ) async throws(CoreError) -> ZoneChangesPage {
         let limit = try configuration.pageSize(resultsLimit)
         var generation: Int64?
@@ -142,10 +147,12 @@ public struct ChangeService: Sendable {
                 for: page.records, in: key, caller: database.owner, store: store, urlPrefix: configuration.shareURLPrefix
             )
             let token = ChangeToken(kind: .zone, zoneGeneration: page.zone.id, sequence: page.throughSeq).encoded
-            return ZoneChangesPage(
+            var answer = ZoneChangesPage(
                 zoneID: mapper.zoneID, records: page.records.map { mapper.record($0, desiredKeys: desiredKeys) },
                 syncToken: token, moreComing: page.moreComing
             )
+            if let client { answer.clientChangeToken = try await store.clientChangeToken(zone: page.zone.id, client: client) }
+            return answer
         } catch let error as CoreError {
             throw error
         } catch let error as StoreError where error.kind == .zoneNotFound {

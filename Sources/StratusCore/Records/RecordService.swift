@@ -6,7 +6,7 @@ import StratusStore
 /// records/modify and records/lookup: CloudKit's save and fetch rules over the record store,
 /// in the caller's own databases and, through their shared database, in zones shared with them.
 public struct RecordService: Sendable {
-    let store: any RecordStore & ShareStore & AccountStore
+    let store: any RecordStore & ShareStore & AccountStore & ClientChangeTokenStore
     let access: DatabaseAccess
     let schema: SchemaCache
     let defaultZones: DefaultZones
@@ -26,6 +26,7 @@ public struct RecordService: Sendable {
         let database = try access.database(for: scope)
         try configuration.checkCount(request.operations.count, of: "operations", limit: configuration.limits.operationsPerModify(scope.extensions))
         guard let user = scope.caller.userRecordName else { throw access.authenticationRequired(scope) }
+        if let problem = request.clientChangeTokenProblem { throw CoreError.badRequest(problem) }
         let names = try ModifyPlan.names(of: request.operations)
         let links = try await assets.links(for: scope)
         let hasAssets = request.operations.contains { operation in operation.record.fields?.values.contains { $0.type.isAsset } ?? false }
@@ -79,6 +80,10 @@ public struct RecordService: Sendable {
                 )
                 let result = try await store.apply(batch)
                 push.publish(CommitEvent(result, batch: batch))
+                if let token = request.clientChangeToken, result.committed {
+                    let client = ClientChangeTokens.client(user: user, device: scope.deviceID)
+                    try await store.setClientChangeToken(token, zone: result.zone.id, client: client)
+                }
                 if ModifyPlan.schemaLearns(from: result.outcomes) {
                     self.schema.learn(planner.newFields, container: ref.container, environment: ref.environment)
                 }

@@ -17,7 +17,7 @@ extension JSONReader {
 }
 
 extension ModifyRecordsRequest: JSONReadable {
-    private enum Key: String, CaseIterable, Sendable { case operations, zoneID, atomic, desiredKeys, numbersAsStrings }
+    private enum Key: String, CaseIterable, Sendable { case operations, zoneID, atomic, desiredKeys, numbersAsStrings, clientChangeToken }
     private static let keys = JSONKeys<Key>()
 
     public static func read(from json: inout JSONReader) throws -> ModifyRecordsRequest {
@@ -30,6 +30,7 @@ extension ModifyRecordsRequest: JSONReadable {
             case .atomic: request.atomic = try json.optional { try $0.bool() }
             case .desiredKeys: request.desiredKeys = try json.optional { try $0.strings() }
             case .numbersAsStrings: request.numbersAsStrings = try json.optional { try $0.bool() }
+            case .clientChangeToken: request.clientChangeToken = try json.optional { try $0.string() }
             case nil: try json.skipValue()
             }
         }

@@ -42,6 +42,7 @@ extension ZoneChangesPage: JSONWritable {
         try json.member("records", records)
         json.member("syncToken", syncToken)
         json.member("moreComing", moreComing)
+        json.member("clientChangeToken", clientChangeToken)
         json.endObject()
     }
 }

@@ -26,6 +26,9 @@ import Foundation
 /// - `serverRecords`: a `CONFLICT` or `EXISTS` per-record error carries the server's current
 ///   record as `serverRecord` (the native `CKError.serverRecord`), so a client merges without
 ///   another round trip.
+/// - `clientChangeTokens`: a zone's page of changes/zone carries `clientChangeToken`, the token
+///   the caller's device last sent with a records/modify that changed the zone (the native
+///   `clientChangeTokenData`), so an app tells whether its last modify reached the server.
 ///
 /// Why a zone went is no extension: `deletionReason` on a deleted zone of `changes/database` and
 /// `userDidResetEncryptedData: true` on a `ZONE_NOT_FOUND` tell any client that tests an account
@@ -40,7 +43,10 @@ public struct WireExtensions: OptionSet, Sendable, Hashable {
     public static let zoneShares = WireExtensions(rawValue: 1 << 3)
     public static let nativeErrorCodes = WireExtensions(rawValue: 1 << 4)
     public static let serverRecords = WireExtensions(rawValue: 1 << 5)
-    public static let all: WireExtensions = [.exactDates, .deletedRecordTypes, .frameworkBatches, .zoneShares, .nativeErrorCodes, .serverRecords]
+    public static let clientChangeTokens = WireExtensions(rawValue: 1 << 6)
+    public static let all: WireExtensions = [
+        .exactDates, .deletedRecordTypes, .frameworkBatches, .zoneShares, .nativeErrorCodes, .serverRecords, .clientChangeTokens,
+    ]
 
     /// The request header that names them.
     public static let headerName = "X-Stratus-Extensions"
@@ -50,29 +56,22 @@ public struct WireExtensions: OptionSet, Sendable, Hashable {
     public init(header: String?) {
         self = []
         for name in header?.split(separator: ",") ?? [] {
-            switch name.trimmingCharacters(in: .whitespaces) {
-            case "exactDates": insert(.exactDates)
-            case "deletedRecordTypes": insert(.deletedRecordTypes)
-            case "frameworkBatches": insert(.frameworkBatches)
-            case "zoneShares": insert(.zoneShares)
-            case "nativeErrorCodes": insert(.nativeErrorCodes)
-            case "serverRecords": insert(.serverRecords)
-            default: continue
-            }
+            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            if let named = Self.named.first(where: { $0.name == trimmed }) { insert(named.extensions) }
         }
     }
 
     /// The header value that names these extensions.
     public var headerValue: String {
-        var names: [String] = []
-        if contains(.exactDates) { names.append("exactDates") }
-        if contains(.deletedRecordTypes) { names.append("deletedRecordTypes") }
-        if contains(.frameworkBatches) { names.append("frameworkBatches") }
-        if contains(.zoneShares) { names.append("zoneShares") }
-        if contains(.nativeErrorCodes) { names.append("nativeErrorCodes") }
-        if contains(.serverRecords) { names.append("serverRecords") }
-        return names.joined(separator: ",")
+        Self.named.filter { contains($0.extensions) }.map(\.name).joined(separator: ",")
     }
+
+    /// Each extension's name in the header, in the order a header names them.
+    private static let named: [(name: String, extensions: WireExtensions)] = [
+        ("exactDates", .exactDates), ("deletedRecordTypes", .deletedRecordTypes), ("frameworkBatches", .frameworkBatches),
+        ("zoneShares", .zoneShares), ("nativeErrorCodes", .nativeErrorCodes), ("serverRecords", .serverRecords),
+        ("clientChangeTokens", .clientChangeTokens),
+    ]
 }
 
 extension CodingUserInfoKey {

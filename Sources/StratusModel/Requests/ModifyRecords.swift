@@ -43,12 +43,30 @@ public struct ModifyRecordsRequest: Sendable, Hashable, Codable {
     public var atomic: Bool?
     public var desiredKeys: [String]?
     public var numbersAsStrings: Bool?
+    /// A Stratus extension, for Apple's native framework: the app's client change token
+    /// (`CKModifyRecordsOperation.clientChangeTokenData`; StratusCloudKit sends it as base64, the
+    /// server keeps it as it came), kept for the caller's device if the modify changes the zone
+    /// and answered with the zone's changes (``ZoneChangesPage/clientChangeToken``). A CKWS client
+    /// never sends it.
+    public var clientChangeToken: String?
 
     public init(operations: [RecordOperation], zoneID: ZoneID? = nil, atomic: Bool? = nil, desiredKeys: [String]? = nil) {
         self.operations = operations
         self.zoneID = zoneID
         self.atomic = atomic
         self.desiredKeys = desiredKeys
+    }
+}
+
+extension ModifyRecordsRequest {
+    /// The longest `clientChangeToken`, in Unicode code points (as JSON Schema's `maxLength`
+    /// counts them): base64 of 4,096 bytes, far more than an app's token.
+    public static let clientChangeTokenLimit = 5_464
+
+    /// Why the request's `clientChangeToken` cannot be kept (too long), or `nil`.
+    public var clientChangeTokenProblem: String? {
+        guard let length = clientChangeToken?.unicodeScalars.count, length > Self.clientChangeTokenLimit else { return nil }
+        return "clientChangeToken is \(length) characters (at most \(Self.clientChangeTokenLimit))"
     }
 }
 

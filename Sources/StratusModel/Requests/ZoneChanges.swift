@@ -62,6 +62,10 @@ public struct ZoneChangesPage: Sendable, Hashable, Codable {
     public var records: [Record]
     public var syncToken: String
     public var moreComing: Bool
+    /// The client change token the caller's device last sent with a modify that changed the
+    /// zone (``ModifyRecordsRequest/clientChangeToken``): answered only to a client that asks
+    /// (``WireExtensions/clientChangeTokens``).
+    public var clientChangeToken: String?
 
     public init(zoneID: ZoneID, records: [Record], syncToken: String, moreComing: Bool) {
         self.zoneID = zoneID

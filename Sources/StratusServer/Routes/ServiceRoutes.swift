@@ -17,6 +17,8 @@ struct ServiceRoutes {
     /// single-record request, without auth or storage.
     @Sendable private func echo(_ request: Request, context: StratusRequestContext) async throws -> some ResponseGenerator {
         let body = try await request.decode(as: ModifyRecordsRequest.self, context: context)
+        // What records/modify refuses before any work, the echo refuses too (its answer is a request).
+        if let problem = body.clientChangeTokenProblem { throw CoreError.badRequest(problem) }
         return WireAnswer(body)
     }
 }

@@ -97,6 +97,18 @@ enum PostgresMigrations {
             )
             """,
         ]),
+        // The client change token each device last sent with a modify that changed a zone, by
+        // the zone's incarnation (a zone made again starts with none).
+        ("p7-client-change-tokens", [
+            """
+            CREATE TABLE IF NOT EXISTS client_change_tokens (
+                zone_id BIGINT NOT NULL,
+                client TEXT NOT NULL,
+                token TEXT NOT NULL,
+                PRIMARY KEY (zone_id, client)
+            )
+            """,
+        ]),
     ]
 
     /// Applies the migrations this database lacks; answers their names.

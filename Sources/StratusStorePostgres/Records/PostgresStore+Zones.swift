@@ -150,3 +150,18 @@ extension PostgresStore {
         try await read { tx in try await Self.currentSequence(in: tx) }
     }
 }
+
+extension PostgresStore: ClientChangeTokenStore {
+    public func setClientChangeToken(_ token: String, zone: Int64, client: String) async throws(StoreError) {
+        try await query("""
+            INSERT INTO client_change_tokens (zone_id, client, token) VALUES (\(zone), \(client), \(token))
+            ON CONFLICT (zone_id, client) DO UPDATE SET token = EXCLUDED.token
+            """)
+    }
+
+    public func clientChangeToken(zone: Int64, client: String) async throws(StoreError) -> String? {
+        try await first(query("SELECT token FROM client_change_tokens WHERE zone_id = \(zone) AND client = \(client)")) {
+            try $0.decode(String.self)
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import StratusModel
+import StratusServerTesting
+import Testing
+
+/// `clientChangeToken` (`CKModifyRecordsOperation.clientChangeTokenData`): a records/modify that
+/// changes a zone leaves its token there for the caller's device, and changes/zone answers it to
+/// that device when asked (`X-Stratus-Extensions: clientChangeTokens`) — after a restart too —
+/// and to no other device, user, or later incarnation of the zone. A plain CKWS client sees none.
+@Suite struct ClientChangeTokenWireTests {
+    static func modify(
+        _ server: TestServer, _ operations: [RecordOperation], token: String?, device: String?, as account: String = "alice"
+    ) async throws -> TestResponse {
+        var request = ModifyRecordsRequest(operations: operations, zoneID: ZoneID(zoneName: "Trips"))
+        request.clientChangeToken = token
+        return try await server.post("records/modify", request, as: account, device: device)
+    }
+
+    /// The client change token changes/zone answers `device` (asking for it unless `asks` is false).
+    static func token(_ server: TestServer, device: String?, as account: String = "alice", asks: Bool = true) async throws -> String? {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let device { headers[HTTPField.Name("X-Stratus-Device-ID")!] = device }
+        if asks { headers[TestServer.extensionsHeader] = WireExtensions.clientChangeTokens.headerValue }
+        let request = ZoneChangesRequest(zones: [.init(zoneID: ZoneID(zoneName: "Trips"))])
+        let response = try await server.client.execute(
+            uri: "\(TestServer.base)/private/changes/zone?\(server.query(account))", method: .post, headers: headers,
+            body: ByteBuffer(data: try JSONEncoder().encode(request))
+        )
+        #expect(response.status == .ok, "\(response.text)")
+        #expect(asks || !response.text.contains("clientChangeToken"), "unasked: \(response.text)")
+        guard case .success(let page)? = try response.decode(ZoneChangesResponse.self).zones.first else { return nil }
+        return page.clientChangeToken
+    }
+
+    static let first = Data("edit-1".utf8).base64EncodedString()
+    static let second = Data("edit-2".utf8).base64EncodedString()
+
+    @Test func aModifyThatChangesTheZoneLeavesItsTokenForItsDeviceOnly() async throws {
+        try await TestServer.run { server in
+            try await server.createZone("Trips")
+            #expect(try await Self.modify(server, [Records.create("lisbon")], token: Self.first, device: "phone").status == .ok)
+            #expect(try await Self.token(server, device: "phone") == Self.first)
+            #expect(try await Self.token(server, device: "phone", asks: false) == nil)
+            #expect(try await Self.token(server, device: "laptop") == nil, "another device's")
+            #expect(try await Self.token(server, device: nil) == nil)
+
+            #expect(try await Self.modify(server, [Records.create("porto")], token: Self.second, device: "phone").status == .ok)
+            #expect(try await Self.token(server, device: "phone") == Self.second, "the last one")
+        }
+    }
+
+    @Test func aModifyThatChangesNothingLeavesTheTokenItHad() async throws {
+        try await TestServer.run { server in
+            try await server.createZone("Trips")
+            #expect(try await Self.modify(server, [Records.create("lisbon")], token: Self.first, device: "phone").status == .ok)
+            // Creating a record that exists changes nothing: the server did not take this edit.
+            let refused = try await Self.modify(server, [Records.create("lisbon")], token: Self.second, device: "phone")
+            #expect(refused.status == .ok && refused.text.contains("serverErrorCode"), "\(refused.text)")
+            #expect(try await Self.token(server, device: "phone") == Self.first)
+        }
+    }
+
+    @Test func aZoneMadeAgainStartsWithNoToken() async throws {
+        try await TestServer.run { server in
+            try await server.createZone("Trips")
+            #expect(try await Self.modify(server, [Records.create("lisbon")], token: Self.first, device: "phone").status == .ok)
+            let deleted = try await server.post("zones/modify", ModifyZonesRequest(operations: [.init(.delete, ZoneID(zoneName: "Trips"))]))
+            #expect(deleted.status == .ok)
+            try await server.createZone("Trips")
+            #expect(try await Self.token(server, device: "phone") == nil)
+        }
+    }
+
+    @Test func theTokenOutlivesARestart() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("stratus-client-token-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let credentials = try await TestServer.run(directory: directory) { server in
+            try await server.createZone("Trips")
+            #expect(try await Self.modify(server, [Records.create("lisbon")], token: Self.first, device: "phone").status == .ok)
+            return server.credentials
+        }
+        try await TestServer.run(directory: directory, previous: credentials) { server in
+            let token = try await Self.token(server, device: "phone")
+            #expect(token == Self.first)
+        }
+    }
+
+    @Test func aTokenTooLongIsRefusedAndNothingIsWritten() async throws {
+        try await TestServer.run { server in
+            try await server.createZone("Trips")
+            let longest = String(repeating: "é", count: ModifyRecordsRequest.clientChangeTokenLimit)
+            #expect(try await Self.modify(server, [Records.create("kept")], token: longest, device: "phone").status == .ok)
+            let refused = try await Self.modify(server, [Records.create("lisbon")], token: longest + "x", device: "phone")
+            #expect(refused.status == .badRequest && refused.text.contains("clientChangeToken"), "\(refused.text)")
+            #expect(try await Self.token(server, device: "phone") == longest)
+            let lookup = try await server.lookup(["lisbon"], zone: "Trips")
+            guard case .failure(let missing)? = lookup.first else { Issue.record("lisbon was written"); return }
+            #expect(missing.serverErrorCode == .notFound)
+        }
+    }
+}
