@@ -365,6 +365,7 @@ enum Migrations {
                         zone_id INTEGER NOT NULL,
                         client TEXT NOT NULL,
                         token TEXT NOT NULL,
+                        seq INTEGER NOT NULL,
                         PRIMARY KEY (zone_id, client)
                     ) WITHOUT ROWID;
                     """

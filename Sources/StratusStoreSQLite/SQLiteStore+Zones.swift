@@ -56,6 +56,7 @@ extension SQLiteStore {
             try db.execute(sql: "DELETE FROM share_coverage WHERE zone_id = ?", arguments: [stored.id])
             try db.execute(sql: "DELETE FROM share_participants WHERE zone_id = ?", arguments: [stored.id])
             try db.execute(sql: "DELETE FROM shares WHERE zone_id = ?", arguments: [stored.id])
+            try db.execute(sql: "DELETE FROM client_change_tokens WHERE zone_id = ?", arguments: [stored.id])
             try db.execute(
                 sql: "UPDATE zones SET deleted_seq = ?, feed_seq = ?, deleted_reason = ? WHERE id = ?",
                 arguments: [seq, seq, reason.rawValue, stored.id]
@@ -187,14 +188,15 @@ extension SQLiteStore {
 }
 
 extension SQLiteStore: ClientChangeTokenStore {
-    public func setClientChangeToken(_ token: String, zone: Int64, client: String) async throws(StoreError) {
+    public func setClientChangeToken(_ token: String, zone: Int64, client: String, asOf seq: Int64) async throws(StoreError) {
         try await write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO client_change_tokens (zone_id, client, token) VALUES (?, ?, ?)
-                    ON CONFLICT (zone_id, client) DO UPDATE SET token = excluded.token
+                    INSERT INTO client_change_tokens (zone_id, client, token, seq) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (zone_id, client) DO UPDATE SET token = excluded.token, seq = excluded.seq
+                    WHERE excluded.seq >= client_change_tokens.seq
                     """,
-                arguments: [zone, client, token]
+                arguments: [zone, client, token, seq]
             )
         }
     }

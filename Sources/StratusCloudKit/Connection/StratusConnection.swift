@@ -31,8 +31,11 @@ public struct StratusConnection: Sendable, Hashable {
     /// Each seeded container's own credentials, by container identifier (from a dev credentials
     /// file's `containers`); the top-level ones serve every container not listed.
     var containerCredentials: [String: ContainerCredentials] = [:]
-    /// Sent as `X-Stratus-Device-ID` (a simulated device's name, stamped on what it writes).
-    package var deviceID: String?
+    /// The device this connection speaks for, sent as `X-Stratus-Device-ID`: stamped on what it
+    /// writes, and the device the server keeps a zone's client change token for
+    /// (``CKModifyRecordsOperation/clientChangeTokenData``). `nil`: the account's connections
+    /// that name none are one device.
+    public var deviceID: String?
 
     public init(serverURL: URL, apiToken: String, webAuthToken: String?, environment: Environment = .development) {
         self.serverURL = serverURL

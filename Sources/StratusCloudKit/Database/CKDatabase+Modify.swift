@@ -18,8 +18,8 @@ extension CKDatabase {
     }
 
     /// ``modifyRecords(saving:deleting:savePolicy:atomically:)`` with the app's client change
-    /// token (``CKModifyRecordsOperation/clientChangeTokenData``): each request carries it, and
-    /// the server keeps it for this device in each zone the modify changes.
+    /// token (``CKModifyRecordsOperation/clientChangeTokenData``): the server keeps it for this
+    /// device in each zone that takes the modify.
     func modifyRecords(
         saving recordsToSave: [CKRecord], deleting recordIDsToDelete: [CKRecord.ID],
         savePolicy: CKModifyRecordsOperation.RecordSavePolicy, atomically: Bool, clientChangeTokenData: Data?
@@ -99,14 +99,19 @@ extension CKDatabase {
         // from a client asking for `frameworkBatches`); a non-atomic one is split within CKWS's
         // per-request limit.
         let chunk = atomic ? max(operations.count, 1) : Self.operationsPerRequest
+        // The client change token goes with the zone's last request, and only when every request
+        // before it was answered: the server keeps it as "this modify arrived", as Apple's one
+        // request would say.
+        var earlierAnswered = true
         for start in stride(from: 0, to: operations.count, by: chunk) {
             let range = start..<min(start + chunk, operations.count)
             var request = ModifyRecordsRequest(operations: Array(operations[range]), zoneID: zoneID.wire, atomic: atomic)
-            request.clientChangeToken = clientChangeToken?.base64EncodedString()
+            if range.upperBound == operations.count, earlierAnswered { request.clientChangeToken = clientChangeToken?.base64EncodedString() }
             let answers: [RecordResult]
             switch try await itemLevel({ () async throws(CKError) in try await post("records/modify", request, as: RecordsResponse.self) }) {
             case .success(let response): answers = response.records
             case .failure(let error):
+                earlierAnswered = false
                 for index in range {
                     if index < saves.count { results.saves[saves[index].recordID] = .failure(error) } else { results.deletes[deletes[index - saves.count]] = .failure(error) }
                 }

@@ -82,9 +82,12 @@ enum ConsoleStatic {
 
         // A file chosen fills in the text field it names (the schema file: read here, sent as text).
         for (const input of document.querySelectorAll("input[type=file][data-fills]")) {
-          input.addEventListener("change", async () => {
+          input.addEventListener("change", () => {
             const file = input.files[0];
-            if (file) document.getElementById(input.dataset.fills).value = await file.text();
+            if (!file) return;
+            file.text()
+              .then((text) => { document.getElementById(input.dataset.fills).value = text; })
+              .catch(() => alert("The file could not be read."));
           });
         }
 

@@ -80,9 +80,8 @@ public struct RecordService: Sendable {
                 )
                 let result = try await store.apply(batch)
                 push.publish(CommitEvent(result, batch: batch))
-                if let token = request.clientChangeToken, result.committed {
-                    let client = ClientChangeTokens.client(user: user, device: scope.deviceID)
-                    try await store.setClientChangeToken(token, zone: result.zone.id, client: client)
+                if let token = request.clientChangeToken, ClientChangeTokens.keeps(result, scope: database.scope, isDefaultZone: isDefaultZone) {
+                    await keep(token, of: ClientChangeTokens.client(user: user, device: scope.deviceID), after: result, logger: logger)
                 }
                 if ModifyPlan.schemaLearns(from: result.outcomes) {
                     self.schema.learn(planner.newFields, container: ref.container, environment: ref.environment)
@@ -101,6 +100,17 @@ public struct RecordService: Sendable {
             return await zoneMissing(names, request.zoneID, in: database)
         } catch {
             throw CoreError(error)
+        }
+    }
+
+    /// Keeps the client change token a modify the zone took carried. The records are saved
+    /// already: a token that cannot be written is logged, and the zone keeps the older one (the
+    /// app sends its changes again, as after a modify that did not arrive).
+    private func keep(_ token: String, of client: String, after result: ZoneBatchResult, logger: Logger) async {
+        do {
+            try await store.setClientChangeToken(token, zone: result.zone.id, client: client, asOf: result.zone.lastSeq)
+        } catch {
+            logger.warning("records/modify: the client change token was not kept", metadata: ["error": "\(error)", "zone": "\(result.zone.name)"])
         }
     }
 

@@ -105,6 +105,7 @@ enum PostgresMigrations {
                 zone_id BIGINT NOT NULL,
                 client TEXT NOT NULL,
                 token TEXT NOT NULL,
+                seq BIGINT NOT NULL,
                 PRIMARY KEY (zone_id, client)
             )
             """,

@@ -47,6 +47,7 @@ extension PostgresStore {
             try await tx.execute("DELETE FROM share_coverage WHERE zone_id = \(id)")
             try await tx.execute("DELETE FROM share_participants WHERE zone_id = \(id)")
             try await tx.execute("DELETE FROM shares WHERE zone_id = \(id)")
+            try await tx.execute("DELETE FROM client_change_tokens WHERE zone_id = \(id)")
             try await tx.execute(
                 "UPDATE zones SET deleted_seq = \(seq), feed_seq = \(seq), deleted_reason = \(reason.rawValue) WHERE id = \(id)"
             )
@@ -152,10 +153,11 @@ extension PostgresStore {
 }
 
 extension PostgresStore: ClientChangeTokenStore {
-    public func setClientChangeToken(_ token: String, zone: Int64, client: String) async throws(StoreError) {
+    public func setClientChangeToken(_ token: String, zone: Int64, client: String, asOf seq: Int64) async throws(StoreError) {
         try await query("""
-            INSERT INTO client_change_tokens (zone_id, client, token) VALUES (\(zone), \(client), \(token))
-            ON CONFLICT (zone_id, client) DO UPDATE SET token = EXCLUDED.token
+            INSERT INTO client_change_tokens (zone_id, client, token, seq) VALUES (\(zone), \(client), \(token), \(seq))
+            ON CONFLICT (zone_id, client) DO UPDATE SET token = EXCLUDED.token, seq = EXCLUDED.seq
+            WHERE EXCLUDED.seq >= client_change_tokens.seq
             """)
     }
 
