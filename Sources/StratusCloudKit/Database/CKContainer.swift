@@ -143,10 +143,13 @@ public final class CKContainer: NSObject, Sendable {
         return transport
     }
 
-    /// A request through the container's transport, failures as ``CKError``.
-    func post<Body: Encodable, Response: Decodable>(_ path: String, _ body: Body, as: Response.Type) async throws(CKError) -> Response {
+    /// A request through the container's transport (asking for the transport's extensions and
+    /// `extra`), failures as ``CKError``.
+    func post<Body: Encodable, Response: Decodable>(
+        _ path: String, _ body: Body, as: Response.Type, asking extra: WireExtensions = []
+    ) async throws(CKError) -> Response {
         let transport = try requireTransport()
-        do { return try await transport.post(path, body, as: Response.self) } catch { throw refused(CKError(error)) }
+        do { return try await transport.post(path, body, as: Response.self, asking: extra) } catch { throw refused(CKError(error)) }
     }
 
     func get<Response: Decodable>(_ path: String, as: Response.Type) async throws(CKError) -> Response {

@@ -91,22 +91,28 @@ extension CKDatabase {
         modificationResultsByID: [CKRecord.ID: Result<RecordZoneChange.Modification, any Error>],
         deletions: [RecordZoneChange.Deletion], changeToken: CKServerChangeToken, moreComing: Bool
     ) {
-        let page = try await zoneChangesPage(inZoneWith: zoneID, since: changeToken, desiredKeys: desiredKeys, resultsLimit: resultsLimit)
+        let page = try await zoneChangesPage(
+            inZoneWith: zoneID, since: changeToken, desiredKeys: desiredKeys, resultsLimit: resultsLimit, clientChangeToken: false
+        )
         return (page.modificationResultsByID, page.deletions, page.changeToken, page.moreComing)
     }
 
-    /// ``recordZoneChanges(inZoneWith:since:desiredKeys:resultsLimit:)`` with the client change
-    /// token this device last sent with a modify that changed the zone, as the server keeps it
-    /// (``CKModifyRecordsOperation/clientChangeTokenData``; `nil` when it holds none).
+    /// ``recordZoneChanges(inZoneWith:since:desiredKeys:resultsLimit:)``, and with
+    /// `clientChangeToken` the client change token this device last sent with a modify the zone
+    /// took, as the server keeps it (``CKModifyRecordsOperation/clientChangeTokenData``; `nil`
+    /// when it holds none or is not asked).
     func zoneChangesPage(
-        inZoneWith zoneID: CKRecordZone.ID, since changeToken: CKServerChangeToken?, desiredKeys: [CKRecord.FieldKey]?, resultsLimit: Int?
+        inZoneWith zoneID: CKRecordZone.ID, since changeToken: CKServerChangeToken?, desiredKeys: [CKRecord.FieldKey]?, resultsLimit: Int?,
+        clientChangeToken: Bool
     ) async throws -> (
         modificationResultsByID: [CKRecord.ID: Result<RecordZoneChange.Modification, any Error>],
         deletions: [RecordZoneChange.Deletion], changeToken: CKServerChangeToken, moreComing: Bool, clientChangeTokenData: Data?
     ) {
         var options = ZoneChangesRequest.ZoneOptions(zoneID: zoneID.wire, syncToken: changeToken?.value, resultsLimit: resultsLimit)
         options.desiredKeys = desiredKeys
-        let response = try await post("changes/zone", ZoneChangesRequest(zones: [options]), as: ZoneChangesResponse.self)
+        let response = try await post(
+            "changes/zone", ZoneChangesRequest(zones: [options]), as: ZoneChangesResponse.self, asking: clientChangeToken ? .clientChangeTokens : []
+        )
         let page: ZoneChangesPage
         switch response.zones.first {
         case .success(let found)?: page = found

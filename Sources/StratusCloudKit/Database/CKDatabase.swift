@@ -37,8 +37,10 @@ public final class CKDatabase: NSObject, Sendable {
     /// The CKWS path of an operation in this database.
     func path(_ operation: String) -> String { "\(databaseScope.wire.rawValue)/\(operation)" }
 
-    func post<Body: Encodable, Response: Decodable>(_ operation: String, _ body: Body, as: Response.Type) async throws(CKError) -> Response {
-        try await container.post(path(operation), body, as: Response.self)
+    func post<Body: Encodable, Response: Decodable>(
+        _ operation: String, _ body: Body, as: Response.Type, asking extra: WireExtensions = []
+    ) async throws(CKError) -> Response {
+        try await container.post(path(operation), body, as: Response.self, asking: extra)
     }
 
     // MARK: - Records

@@ -105,7 +105,8 @@ open class CKFetchRecordZoneChangesOperation: CKDatabaseOperation, @unchecked Se
             )
             do {
                 page = try await database.zoneChangesPage(
-                    inZoneWith: zoneID, since: token, desiredKeys: configuration?.desiredKeys, resultsLimit: configuration?.pageLimit
+                    inZoneWith: zoneID, since: token, desiredKeys: configuration?.desiredKeys, resultsLimit: configuration?.pageLimit,
+                    clientChangeToken: true
                 )
             } catch {
                 let failure = Self.ckError(error)

@@ -18,8 +18,11 @@ package struct CKWSTransport: Sendable {
     package var timeout: TimeAmount = .seconds(60)
 
     /// What the native framework knows beyond CKWS's JSON, asked of the server on every request:
-    /// dates to the last bit, deleted records' types, 400 operations a modify, zones' shares.
-    static let extensions = WireExtensions.all
+    /// dates to the last bit, deleted records' types, 400 operations a modify, zones' shares,
+    /// errors' native codes and server records. A zone's client change token is asked only where
+    /// an operation hands it back (``post(_:_:as:asking:)``): a fetch that does not use it costs
+    /// the server no read.
+    static let extensions = WireExtensions.all.subtracting(.clientChangeTokens)
 
     /// Request bodies as JSON, with the extensions' keys (a date's `exactDates`).
     private static let encoder: JSONEncoder = {
@@ -43,10 +46,11 @@ package struct CKWSTransport: Sendable {
         return query
     }
 
+    /// POSTs `body` to a CKWS path, asking for ``extensions`` and `extra`.
     package func post<Body: Encodable, Response: Decodable>(
-        _ path: String, _ body: Body, as: Response.Type
+        _ path: String, _ body: Body, as: Response.Type, asking extra: WireExtensions = []
     ) async throws(TransportFailure) -> Response {
-        try await send(.POST, url: "\(baseURL)/\(path)?\(credentialQuery)", body, as: Response.self, timeout: timeout)
+        try await send(.POST, url: "\(baseURL)/\(path)?\(credentialQuery)", body, as: Response.self, timeout: timeout, asking: extra)
     }
 
     package func get<Response: Decodable>(_ path: String, as: Response.Type) async throws(TransportFailure) -> Response {
@@ -59,7 +63,7 @@ package struct CKWSTransport: Sendable {
     }
 
     private func send<Body: Encodable, Response: Decodable>(
-        _ method: HTTPMethod, url: String, _ body: Body?, as: Response.Type, timeout: TimeAmount
+        _ method: HTTPMethod, url: String, _ body: Body?, as: Response.Type, timeout: TimeAmount, asking extra: WireExtensions = []
     ) async throws(TransportFailure) -> Response {
         var bytes: ByteBuffer?
         if let body {
@@ -67,7 +71,7 @@ package struct CKWSTransport: Sendable {
                 throw TransportFailure(.unencodable, path: Self.path(of: url), "\(error)")
             }
         }
-        let data = try await exchange(method, url: url, body: bytes, contentType: "application/json", timeout: timeout)
+        let data = try await exchange(method, url: url, body: bytes, contentType: "application/json", timeout: timeout, asking: extra)
         do {
             return try JSONDecoder().decode(Response.self, from: data)
         } catch {
@@ -78,14 +82,15 @@ package struct CKWSTransport: Sendable {
     /// One request with a raw body; the answer's bytes (up to `limit`) when it is a 200, else the
     /// CloudKit error it carries.
     package func exchange(
-        _ method: HTTPMethod, url: String, body: ByteBuffer?, contentType: String, timeout: TimeAmount, limit: Int = 64 << 20
+        _ method: HTTPMethod, url: String, body: ByteBuffer?, contentType: String, timeout: TimeAmount, limit: Int = 64 << 20,
+        asking extra: WireExtensions = []
     ) async throws(TransportFailure) -> Data {
         let path = Self.path(of: url)
         var request = HTTPClientRequest(url: url)
         request.method = method
         request.headers.add(name: "Content-Type", value: contentType)
         if let deviceID { request.headers.add(name: "X-Stratus-Device-ID", value: deviceID) }
-        request.headers.add(name: WireExtensions.headerName, value: Self.extensions.headerValue)
+        request.headers.add(name: WireExtensions.headerName, value: Self.extensions.union(extra).headerValue)
         if let body { request.body = .bytes(body) }
         let bytes: ByteBuffer
         let status: UInt
