@@ -60,25 +60,33 @@ package final class ServerProcess: Sendable {
     package static func start(
         binary: String, data: URL, port: Int? = nil, arguments: [String] = [], output: String?, deadline: Duration = .seconds(180)
     ) async throws -> ServerProcess {
-        var failure = Failure(description: "no free port could be bound")
-        for _ in 1...5 {
-            let server = ServerProcess(binary: binary, port: try port ?? FreePort.pick(), data: data, arguments: arguments, output: output)
-            do {
-                try await server.launchReporting(deadline: deadline)
-                return server
-            } catch let refused as LaunchFailure {
-                guard refused.said.lowercased().contains("address already in use") else { throw refused.failure }
-                if port != nil { throw Failure(description: "port \(server.port) is taken: another server listens there (omit --port to use a free one)") }
-                failure = refused.failure
-            }
+        func launch(on port: Int) async throws -> ServerProcess {
+            let server = ServerProcess(binary: binary, port: port, data: data, arguments: arguments, output: output)
+            try await server.launchReporting(deadline: deadline)
+            return server
         }
-        throw failure
+        do {
+            guard let port else {
+                // A port another process takes between its pick and the bind: the next one.
+                return try await FreePort.starting(anotherPortMayCure: { ($0 as? LaunchFailure)?.portTaken == true }, launch(on:))
+            }
+            do {
+                return try await launch(on: port)
+            } catch let refused as LaunchFailure where refused.portTaken {
+                throw Failure(description: "port \(port) is taken: another server listens there (omit --port to use a free one)")
+            }
+        } catch let refused as LaunchFailure {
+            throw refused.failure
+        }
     }
 
     /// A launch that failed, with what the server printed during it.
     private struct LaunchFailure: Error {
         let failure: Failure
         let said: String
+
+        /// Whether the server could not bind its port (another process listens there).
+        var portTaken: Bool { said.lowercased().contains("address already in use") }
     }
 
     /// Starts the server (again) on the same data directory and port; returns once it is ready.
